@@ -1,0 +1,110 @@
+/*
+ * backend: everything that needs libLLVM, behind one function table.
+ *
+ * The backend is a separate shared module (offload-link-llvm.so, built from
+ * src/backend/) that links libLLVM.  The executable dlopens it only when an
+ * input carries device code or host bitcode, so a plain host link never loads
+ * libLLVM (upstream spends ~15 ms of every link doing that).
+ *
+ * Lookup: $OFFLOAD_LINK_BACKEND, then <exe dir>/offload-link-llvm.so (build
+ * tree), then <exe dir>/../lib/offload-link/offload-link-llvm.so (install).
+ *
+ * Ownership: everything the backend returns (buffers, strings, arrays) is
+ * allocated with malloc and freed by the caller with free().  Error strings
+ * (*err) likewise.  The backend keeps no state between calls except LLVM's
+ * global option registry, set once by init().
+ *
+ * Threading: lto() and wrap() may run concurrently on different threads; each
+ * call creates and disposes its own LLVMContext.
+ */
+#ifndef OFFLOAD_BACKEND_H
+#define OFFLOAD_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OL_BACKEND_ABI 1
+#define OL_BACKEND_ENTRY "offload_link_backend"
+
+struct ol_buffer {
+	uint8_t *data;
+	size_t size;
+};
+
+struct ol_bc_symbol {
+	char *name;
+	unsigned char defined, weak, hidden, common;
+};
+
+/* What a host bitcode file carries. */
+struct ol_bc_info {
+	struct ol_bc_symbol *symbols;   /* global symbols of the module */
+	size_t nsymbols;
+	struct ol_buffer *offload_sections; /* bytes of each llvm.embedded.objects entry
+	                                       whose section is ".llvm.offloading" */
+	size_t noffload_sections;
+	int clang_major;                /* from llvm.ident, 0 if unknown */
+	int entries_abi;                /* 16/22 as in inputs.h, from global sections */
+};
+
+struct ol_lto_request {
+	const char *triple;
+	const char *cpu;                /* "" for none */
+	const char *features;           /* "+a,-b" or "" */
+	int opt_level;                  /* 0..3 */
+	int debug;
+	const uint8_t *const *modules;  /* bitcode buffers (views) */
+	const size_t *sizes;
+	const char *const *names;       /* for messages: "lib.a(m.o)" */
+	size_t nmodules;
+	/* Symbols that must stay visible: referenced from non-bitcode inputs of
+	 * the same device link.  NULL-terminated, may be NULL. */
+	const char *const *preserve;
+	int whole_program;
+	int emit_assembly;              /* PTX for NVPTX */
+	const char *save_temps_prefix;  /* write <prefix>.postlink.bc / .postopt.bc if set */
+};
+
+enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4 };
+
+struct ol_wrap_request {
+	enum ol_wrap_kind kind;
+	int flavor;                     /* 16, 19 or 22: layout of the module (spec 5) */
+	const char *host_triple;
+	const uint8_t *const *images;   /* OpenMP: one OffloadBinary each; CUDA/HIP: one fatbin */
+	const size_t *sizes;
+	size_t nimages;
+	int relocatable;                /* images go to .llvm.offloading.relocatable */
+	int want_ir;                    /* fill *ir_text with the printed module */
+	const char *save_bc_path;       /* write the module's bitcode here if set */
+};
+
+struct ol_backend {
+	int abi;                        /* OL_BACKEND_ABI */
+	const char *llvm_version;       /* "22.1.8" */
+	/* Feed -mllvm / --offload-opt values to LLVM's option parser once.
+	 * argv[0] is the program name.  Returns 0 or -1 with *err. */
+	int (*init)(int argc, const char *const *argv, char **err);
+	/* Read a host bitcode file. */
+	int (*bitcode_info)(const uint8_t *data, size_t size, const char *name,
+			    struct ol_bc_info *out, char **err);
+	void (*bitcode_info_free)(struct ol_bc_info *info);
+	/* Device bitcode symbols only (cheaper than bitcode_info). */
+	int (*bitcode_symbols)(const uint8_t *data, size_t size, const char *name,
+			       struct ol_bc_symbol **syms, size_t *nsyms, char **err);
+	/* Link, optimize and codegen bitcode modules to one object (or assembly). */
+	int (*lto)(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
+	/* Build the registration module and compile it to a host object. */
+	int (*wrap)(const struct ol_wrap_request *req, struct ol_buffer *obj,
+		    char **ir_text, char **err);
+};
+
+/* Exported by the backend module. */
+typedef const struct ol_backend *(*ol_backend_entry_fn)(void);
+
+/* In the executable: load the backend on first use (reports an error naming
+ * the paths tried, returns NULL on failure). */
+const struct ol_backend *ol_backend_get(void);
+int ol_backend_loaded(void);
+
+#endif

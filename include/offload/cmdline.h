@@ -1,0 +1,129 @@
+/*
+ * cmdline: the command line of clang-linker-wrapper 16, 19 and 22.
+ *
+ * The option table (src/driver/options.def) mirrors upstream's
+ * LinkerWrapperOpts.td; one matcher accepts every spelling upstream accepts.
+ * @file response files are expanded first (nested, depth limit 10).
+ *
+ * Every argument is kept, in order, in cl->args.  Wrapper-only options are
+ * decoded into the fields below; everything else is re-rendered for the host
+ * linker by ol_cmdline_render_host() exactly as llvm::opt does (joined-or-
+ * separate options rendered separate, aliases as their target, unknown
+ * options and positional words verbatim).
+ *
+ * cl->link_items is the host linker's view of the same line: the files,
+ * libraries and state switches (--whole-archive, -Bstatic, --start-group, ...)
+ * that decide what the host link loads.  It understands GNU ld options that
+ * upstream's table does not know (they are still forwarded verbatim), and it
+ * knows which ld options take a separate value, so "-z now" or "-m
+ * elf_x86_64" never produce a file to scan.
+ *
+ * All strings point into argv, the response-file buffers or the link arena;
+ * they live until exit.
+ */
+#ifndef OFFLOAD_CMDLINE_H
+#define OFFLOAD_CMDLINE_H
+
+#include <stddef.h>
+#include "offload/strvec.h"
+
+/* Which upstream release to behave like: decides the `--` handling, the
+ * entries ABI of the wrapper module, OffloadKind numbering, etc.  AUTO means
+ * "detect from the inputs" (see docs/design.md). */
+enum ol_flavor { OL_FLAVOR_AUTO = 0, OL_FLAVOR_16 = 16, OL_FLAVOR_19 = 19, OL_FLAVOR_22 = 22 };
+
+enum ol_opt_id {
+#define OPTION(id, ...) OPT_##id,
+#include "offload/options.def"
+#undef OPTION
+	OPT_INPUT,    /* positional word */
+	OPT_UNKNOWN,  /* an option no record matched: forwarded verbatim */
+	OPT_COUNT
+};
+
+struct ol_arg {
+	enum ol_opt_id id;
+	const char *value;     /* value for joined/separate options, else NULL */
+	const char *raw;       /* the word as written (first word for separate forms) */
+};
+
+enum ol_link_item_kind {
+	OL_LINK_FILE,            /* positional input: value = path as given */
+	OL_LINK_LIBRARY,         /* -lfoo / -l:foo.a: value = "foo" / ":foo.a" */
+	OL_LINK_WHOLE_ARCHIVE,   /* --whole-archive */
+	OL_LINK_NO_WHOLE_ARCHIVE,
+	OL_LINK_BSTATIC,         /* -Bstatic, -static, -dn, -non_shared */
+	OL_LINK_BDYNAMIC,        /* -Bdynamic, -dy, -call_shared */
+	OL_LINK_START_GROUP,     /* --start-group, -( */
+	OL_LINK_END_GROUP,       /* --end-group, -) */
+	OL_LINK_AS_NEEDED,
+	OL_LINK_NO_AS_NEEDED,
+};
+
+struct ol_link_item {
+	enum ol_link_item_kind kind;
+	const char *value;
+	size_t arg_index;        /* index into cl->args */
+};
+
+struct ol_cmdline {
+	const char *argv0;
+	struct ol_arg *args;
+	size_t nargs;
+
+	struct ol_link_item *link_items;
+	size_t nlink_items;
+	const char **lib_paths;  /* -L / --library-path / /libpath: values, in order */
+	size_t nlib_paths;
+	const char *sysroot;     /* --sysroot value (without '='), or NULL */
+	int static_link;         /* -static / -Bstatic seen before any -l? (per item state lives in link_items) */
+
+	/* Decoded wrapper options. */
+	const char *linker_path;     /* --linker-path */
+	const char *host_triple;     /* --host-triple, default: the build's default triple */
+	const char *output;          /* last -o, default "a.out" */
+	const char *cuda_path;
+	int dry_run, verbose, save_temps, print_wrapped_module;
+	int relocatable;             /* -r / --relocatable (19, 22) */
+	int embed_bitcode, device_debug, clang_backend, compress, emit_fatbin_only;
+	int whole_program;
+	int opt_level;               /* 0..3, default 2 (--opt-level=O<n>) */
+	int compression_level;       /* -1 when not given */
+	int wrapper_jobs;            /* 0 = default (number of cores) */
+	int wrapper_jobserver;       /* --wrapper-jobs=jobserver */
+	const char *time_trace;      /* --wrapper-time-trace= */
+	int time_trace_granularity;
+	int saw_separator;           /* the 16-style "--" was present */
+	enum ol_flavor flavor;       /* --offload-abi=16|19|22, else AUTO */
+
+	struct strvec device_linker;   /* raw values of --device-linker= (maybe "<triple>=v") */
+	struct strvec device_compiler; /* raw values of --device-compiler= */
+	struct strvec mllvm;           /* -mllvm values, in order */
+	struct strvec offload_opt;     /* --offload-opt= values, normalized to start with '-' */
+	struct strvec ptxas_args;      /* --ptxas-arg= */
+	struct strvec should_extract;  /* --should-extract= */
+	struct strvec bitcode_library; /* --bitcode-library= raw values */
+	struct strvec builtin_bitcode; /* --builtin-bitcode= raw values */
+	struct strvec override_image;  /* --override-image= raw values */
+	struct strvec pass_remarks;    /* "--pass-remarks=...", etc., as given */
+};
+
+/* Parses argv.  --help/--help-hidden/--version print and exit(0) here.
+ * Returns 0, or -1 after reporting errors (unknown wrapper option values,
+ * bad --wrapper-jobs, unreadable response file, ...). */
+int ol_cmdline_parse(int argc, char **argv, struct ol_cmdline *cl);
+
+/* Host-link argv tail (without the linker path): every argument that is not
+ * wrapper-only, re-rendered as upstream does, with wrapper_objs (NULL-
+ * terminated) inserted right after each rendered -o <file>. */
+void ol_cmdline_render_host(const struct ol_cmdline *cl, const char *const *wrapper_objs,
+			    struct strvec *out);
+
+/* Values of --device-linker= / --device-compiler= that apply to `triple`,
+ * with upstream's rules for the given flavor (spec 4.2). */
+void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *raw,
+			    const char *triple, enum ol_flavor flavor, struct strvec *out);
+
+void ol_cmdline_release(struct ol_cmdline *cl);
+
+#endif

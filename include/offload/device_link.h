@@ -1,0 +1,69 @@
+/*
+ * device_link: group the selected device images by target and link each group
+ * into one device image, every group a job on a thread pool.
+ *
+ * Groups are keyed by (triple, arch) in first-seen order (19/22 rules, with
+ * AMDGPU target-id compatibility), images of archives after objects.  Each
+ * target family's behaviour sits behind struct ol_target (targets.c); no
+ * caller tests a triple by hand.
+ *
+ * Ownership: groups and their image arrays live in the link arena; a job's
+ * result (linked image) is a malloc'd buffer owned by the group until exit.
+ */
+#ifndef OFFLOAD_DEVICE_LINK_H
+#define OFFLOAD_DEVICE_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "offload/cmdline.h"
+#include "offload/backend.h"
+#include "offload/diag.h"
+
+struct ol_inputs;
+struct ol_device_image;
+struct ol_target;
+
+struct ol_group {
+	const char *triple;
+	const char *arch;              /* as in the first image; "" for generic */
+	const struct ol_target *target;
+	struct ol_device_image **images;
+	size_t nimages;
+	unsigned kinds;                /* OR of enum ol_offload_kind of the images */
+	/* Result of the device link. */
+	struct ol_buffer linked;       /* the device image bytes (malloc'd) */
+	const char *linked_path;       /* where it was written (temp or save-temps) */
+	struct ol_diag_buffer diag;
+	int failed;
+};
+
+struct ol_groups {
+	struct ol_group *v;
+	size_t n;
+};
+
+/* Settings shared by all jobs of one link. */
+struct ol_link_context {
+	const struct ol_cmdline *cl;
+	const struct ol_inputs *in;
+	enum ol_flavor flavor;         /* resolved, never AUTO */
+	const char *exe_name;          /* basename of -o, for temp names */
+};
+
+int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
+		    struct ol_groups *out);
+
+/* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
+ * Returns 0, or -1 after every failing job's diagnostics were printed. */
+int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx);
+
+/* A target family. */
+struct ol_target {
+	const char *name;              /* "cpu", "nvptx", "amdgpu" */
+	int (*matches)(const char *triple);
+	/* Link one group; runs on a worker thread.  Fills g->linked. */
+	int (*link)(struct ol_group *g, const struct ol_link_context *ctx);
+};
+const struct ol_target *ol_target_for(const char *triple);
+
+#endif

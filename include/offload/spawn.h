@@ -1,0 +1,49 @@
+/*
+ * spawn: the one way to run another program (posix_spawn; no shell, no system()).
+ *
+ * Under -v/--wrapper-verbose/--dry-run each command is echoed to stderr exactly
+ * as upstream's printCommands does: ' "<argv0>" arg1 arg2 ...\n' (arguments
+ * neither quoted nor escaped).  Under --dry-run nothing is run and 0 is
+ * returned.  In-process steps print "offload-link: <what>" lines under
+ * -v only (ol_spawn_note), so the echo stays upstream-compatible.
+ *
+ * The caller owns argv; spawn never frees it.
+ */
+#ifndef OFFLOAD_SPAWN_H
+#define OFFLOAD_SPAWN_H
+
+#include "offload/strvec.h"
+
+struct ol_spawn_config {
+	int dry_run;
+	int verbose;
+};
+void ol_spawn_configure(int dry_run, int verbose);
+const struct ol_spawn_config *ol_spawn_config(void);
+
+/* Runs argv (argv->v[0] is the program path) and waits.  Returns the exit
+ * status (0..255), or -1 after reporting an error when the program could not
+ * be started or died from a signal ("'<name>' failed: killed by signal 9").
+ * Non-zero exit statuses are returned without a message: callers decide. */
+int ol_spawn_wait(const struct strvec *argv);
+
+/* Like ol_spawn_wait but reports "'<basename>' failed" for a non-zero status
+ * and returns -1 then; 0 on success. */
+int ol_spawn_checked(const struct strvec *argv);
+
+/* Echo an in-process step under -v (not under plain --dry-run). */
+void ol_spawn_note(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* Find an executable: each dir in `dirs` (NULL-terminated, may be NULL), then
+ * $PATH.  Returns a malloc'd path, or NULL.  Under --dry-run a missing
+ * program yields a copy of the bare name, as upstream does. */
+char *ol_find_program(const char *name, const char *const *dirs);
+
+/* Directory holding this executable (from /proc/self/exe), static storage. */
+const char *ol_self_dir(void);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * tempfile: every file the tool writes besides its final outputs goes through
+ * this registry.  Registered files are unlinked at exit (atexit) and on
+ * SIGINT/SIGTERM/SIGHUP/SIGPIPE, unless --save-temps made them permanent.
+ *
+ * ol_temp_create(): with save-temps, creates "./<prefix>.<ext>" (deterministic
+ * names, as upstream); otherwise "$TMPDIR/<prefix>-XXXXXX.<ext>" via mkstemps.
+ * Returns an arena-owned path, the open fd in *fd_out (O_CLOEXEC) when fd_out
+ * is non-NULL (else the fd is closed), or NULL after reporting an error.
+ *
+ * ol_output_begin()/ol_output_commit(): a final output is written to a temp
+ * file next to it and renamed into place only on success, so a failed link
+ * never leaves a half-written output.
+ *
+ * Thread safe (a mutex guards the registry; the signal handler only reads).
+ */
+#ifndef OFFLOAD_TEMPFILE_H
+#define OFFLOAD_TEMPFILE_H
+
+#include <stddef.h>
+
+void ol_temp_init(int save_temps);
+const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out);
+/* Register an existing path for removal at exit (e.g. a child's output). */
+void ol_temp_register(const char *path);
+/* Write a whole buffer to a new temp file; returns its path or NULL. */
+const char *ol_temp_write(const char *prefix, const char *ext, const void *data, size_t size);
+/* Remove everything registered now (also called by atexit). */
+void ol_temp_cleanup(void);
+
+/* Write data to `path` atomically (temp + rename). Returns 0 or -1 (reported). */
+int ol_write_file_atomic(const char *path, const void *data, size_t size);
+
+#endif

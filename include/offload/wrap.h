@@ -1,0 +1,23 @@
+/*
+ * wrap: turn the linked device images into the registration object that joins
+ * the host link (OpenMP: __tgt_bin_desc + constructors calling
+ * __tgt_register_lib; CUDA/HIP: fatbinary registration, later).
+ *
+ * One object per offload kind, in first-seen order, as upstream.  The module
+ * is built and compiled in-process by the backend.  Paths returned are temp
+ * files (or save-temps names) in the link arena.
+ */
+#ifndef OFFLOAD_WRAP_H
+#define OFFLOAD_WRAP_H
+
+#include "offload/device_link.h"
+
+struct ol_wrapped {
+	const char **objects;          /* NULL-terminated */
+	size_t nobjects;
+};
+
+int ol_wrap_all(const struct ol_groups *groups, const struct ol_link_context *ctx,
+		struct ol_wrapped *out);
+
+#endif
