@@ -6,8 +6,9 @@
  * input carries device code or host bitcode, so a plain host link never loads
  * libLLVM (upstream spends ~15 ms of every link doing that).
  *
- * Lookup: $OFFLOAD_LINK_BACKEND, then <exe dir>/offload-link-llvm.so (build
- * tree), then <exe dir>/../lib/offload-link/offload-link-llvm.so (install).
+ * Lookup: $OFFLOAD_LINK_BACKEND, then <exe dir>/../lib/offload-link/
+ * offload-link-llvm.so (build tree, relocatable installs), then the configured
+ * install path OL_BACKEND_INSTALL_PATH.
  *
  * Ownership: everything the backend returns (buffers, strings, arrays) is
  * allocated with malloc and freed by the caller with free().  Error strings
