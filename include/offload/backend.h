@@ -106,6 +106,9 @@ typedef const struct ol_backend *(*ol_backend_entry_fn)(void);
 /* In the executable: load the backend on first use (reports an error naming
  * the paths tried, returns NULL on failure). */
 const struct ol_backend *ol_backend_get(void);
+/* LLVM options (-mllvm, --offload-opt values; argv[0] first) handed to the
+ * backend's init() when it is loaded.  The strings must outlive the link. */
+void ol_backend_set_llvm_args(int argc, const char *const *argv);
 int ol_backend_loaded(void);
 
 #endif

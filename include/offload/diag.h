@@ -55,6 +55,9 @@ OL_NORETURN void ol_fatal(const char *fmt, ...) OL_PRINTF(1, 2);
 OL_NORETURN void ol_bug(const char *file, int line, const char *msg);
 #define OL_BUG(msg) ol_bug(__FILE__, __LINE__, (msg))
 
+/* Raw text to stderr, or into the thread's capture buffer (command echoes). */
+void ol_diag_write(const char *text, size_t len);
+
 int ol_error_count(void);
 /* Exit 1 (after temp-file cleanup) if any error has been reported. */
 void ol_checkpoint(void);

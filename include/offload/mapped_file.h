@@ -13,6 +13,7 @@ struct ol_mapped_file {
 	const char *path;
 	const uint8_t *data;   /* NULL for an empty file */
 	size_t size;
+	unsigned long long dev, ino;   /* identity: one file named two ways maps once */
 	struct ol_mapped_file *next;
 };
 

@@ -1,0 +1,182 @@
+/*
+ * jobs: run every group's device link on a pool of threads.
+ *
+ * Each job captures its diagnostics (and command echoes) in its group's
+ * buffer; buffers are flushed in group order after all jobs end, so the
+ * output is the same whatever the number of jobs.  The default is one job
+ * per core; --wrapper-jobs=N caps it; --wrapper-jobs=jobserver takes a token
+ * from GNU make's jobserver for every job beyond the first (the one make
+ * gave this process).
+ */
+#include "offload/device_link.h"
+#include "offload/diag.h"
+#include "offload/inputs.h"
+#include "offload/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct jobserver {
+	int rfd, wfd;
+	int usable;
+};
+
+/* MAKEFLAGS carries --jobserver-auth=R,W (pipe) or --jobserver-auth=fifo:PATH. */
+static void jobserver_open(struct jobserver *js)
+{
+	const char *flags = getenv("MAKEFLAGS");
+	const char *auth;
+
+	memset(js, 0, sizeof(*js));
+	js->rfd = js->wfd = -1;
+	if (!flags)
+		return;
+	auth = strstr(flags, "--jobserver-auth=");
+	if (!auth)
+		auth = strstr(flags, "--jobserver-fds=");
+	if (!auth)
+		return;
+	auth = strchr(auth, '=') + 1;
+	if (strncmp(auth, "fifo:", 5) == 0) {
+		size_t len = strcspn(auth + 5, " ");
+		char *path = ol_xstrndup(auth + 5, len);
+		js->rfd = js->wfd = open(path, O_RDWR | O_CLOEXEC);
+		free(path);
+	} else {
+		char *end;
+		long r = strtol(auth, &end, 10);
+		long w = *end == ',' ? strtol(end + 1, NULL, 10) : -1;
+		if (r >= 0 && w >= 0 && fcntl((int)r, F_GETFD) >= 0 && fcntl((int)w, F_GETFD) >= 0) {
+			js->rfd = (int)r;
+			js->wfd = (int)w;
+		}
+	}
+	js->usable = js->rfd >= 0 && js->wfd >= 0;
+	if (!js->usable)
+		ol_warn("--wrapper-jobs=jobserver: no usable make jobserver; running one job at a time");
+}
+
+static int jobserver_acquire(struct jobserver *js, char *token)
+{
+	for (;;) {
+		ssize_t n = read(js->rfd, token, 1);
+		if (n == 1)
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		return -1;
+	}
+}
+
+static void jobserver_release(struct jobserver *js, char token)
+{
+	while (write(js->wfd, &token, 1) < 0 && errno == EINTR)
+		;
+}
+
+struct pool {
+	struct ol_groups *groups;
+	const struct ol_link_context *ctx;
+	atomic_size_t next;
+	struct jobserver js;
+	int use_jobserver;
+};
+
+static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
+{
+	ol_diag_capture_begin(&g->diag);
+	if (g->target->link(g, ctx) < 0 || g->diag.errors)
+		g->failed = 1;
+	ol_diag_capture_end();
+}
+
+static void *worker(void *arg)
+{
+	struct pool *pool = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->groups->n) {
+		char token = '+';
+		/* Thread 0 runs on make's implicit token; the others ask for one. */
+		int have_token = 0;
+		if (pool->use_jobserver && i > 0)
+			have_token = jobserver_acquire(&pool->js, &token) == 0;
+		run_one(&pool->groups->v[i], pool->ctx);
+		if (have_token)
+			jobserver_release(&pool->js, token);
+	}
+	return NULL;
+}
+
+static size_t job_count(const struct ol_cmdline *cl, size_t ngroups)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = cl->wrapper_jobs > 0 ? (size_t)cl->wrapper_jobs : (cores > 0 ? (size_t)cores : 1);
+
+	if (cl->wrapper_jobserver)
+		n = cores > 0 ? (size_t)cores : 1;
+	return n < ngroups ? n : ngroups;
+}
+
+int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx)
+{
+	struct pool pool;
+	pthread_t *threads;
+	size_t njobs, started = 0;
+	int failed = 0;
+
+	if (groups->n == 0)
+		return 0;
+	/* Symbol tables are read lazily into the link arena, which only the main
+	 * thread may touch: read what the jobs will need now. */
+	for (size_t i = 0; i < groups->n; i++)
+		for (size_t k = 0; k < groups->v[i].nimages; k++)
+			ol_image_symbols(groups->v[i].images[k]);
+	/* Loading the backend is cheap to do once here and keeps jobs simple. */
+	for (size_t i = 0; i < groups->n; i++)
+		for (size_t k = 0; k < groups->v[i].nimages; k++)
+			if (groups->v[i].images[k]->bin.image_kind == OL_IMG_BITCODE && !ol_backend_get())
+				return -1;
+
+	memset(&pool, 0, sizeof(pool));
+	pool.groups = groups;
+	pool.ctx = ctx;
+	atomic_init(&pool.next, 0);
+	if (ctx->cl->wrapper_jobserver) {
+		jobserver_open(&pool.js);
+		pool.use_jobserver = pool.js.usable;
+	}
+	njobs = job_count(ctx->cl, groups->n);
+	if (ctx->cl->wrapper_jobserver && !pool.use_jobserver)
+		njobs = 1;
+
+	if (njobs <= 1) {
+		worker(&pool);
+	} else {
+		threads = ol_xcalloc(njobs, sizeof(*threads));
+		for (size_t i = 0; i < njobs; i++) {
+			if (pthread_create(&threads[i], NULL, worker, &pool) != 0)
+				break;
+			started++;
+		}
+		if (started == 0)
+			worker(&pool);
+		for (size_t i = 0; i < started; i++)
+			pthread_join(threads[i], NULL);
+		free(threads);
+	}
+	/* A fifo jobserver was opened here; inherited pipe fds belong to make. */
+	if (pool.use_jobserver && pool.js.rfd == pool.js.wfd)
+		close(pool.js.rfd);
+
+	for (size_t i = 0; i < groups->n; i++) {
+		failed |= groups->v[i].failed;
+		ol_diag_flush(&groups->v[i].diag);
+	}
+	return failed ? -1 : 0;
+}

@@ -1,0 +1,240 @@
+/* Steps every target family shares: inputs to files, LTO, reading results back. */
+#include "target_impl.h"
+#include "offload/arena.h"
+#include "offload/diag.h"
+#include "offload/inputs.h"
+#include "offload/spawn.h"
+#include "offload/tempfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int is_bitcode(const struct ol_device_image *img)
+{
+	const uint8_t *p = img->bin.image;
+	if (img->bin.image_kind == OL_IMG_BITCODE)
+		return 1;
+	return img->bin.image_size >= 4 &&
+	       ((p[0] == 'B' && p[1] == 'C' && p[2] == 0xc0 && p[3] == 0xde) ||
+		(p[0] == 0xde && p[1] == 0xc0 && p[2] == 0x17 && p[3] == 0x0b));
+}
+
+/* The part of "triple" before the first '-' ("x86_64", "nvptx64"). */
+static char *arch_name(const char *triple)
+{
+	const char *dash = strchr(triple, '-');
+	return ol_xstrndup(triple, dash ? (size_t)(dash - triple) : strlen(triple));
+}
+
+char *ol_group_output_prefix(const struct ol_group *g, const struct ol_link_context *ctx)
+{
+	char *arch = arch_name(g->triple);
+	char *prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, arch, g->arch);
+	free(arch);
+	return prefix;
+}
+
+/* Name stem of an image's input, for upstream-like temp names. */
+static char *image_stem(const struct ol_device_image *img)
+{
+	const char *name = img->owner && img->owner->member ? img->owner->member
+			 : img->owner ? img->owner->path : "image";
+	const char *slash = strrchr(name, '/');
+	const char *base = slash ? slash + 1 : name;
+	const char *dot = strrchr(base, '.');
+	return ol_xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
+static const char *option_value(const struct strvec *args, const char *prefix)
+{
+	const char *found = NULL;
+	size_t n = strlen(prefix);
+	for (size_t i = 0; i < args->nr; i++)
+		if (strncmp(args->v[i], prefix, n) == 0)
+			found = args->v[i] + n;
+	return found;
+}
+
+int ol_group_opt_level(const struct ol_group *g, const struct ol_link_context *ctx)
+{
+	struct strvec dev = STRVEC_INIT;
+	int level = ctx->cl->opt_level;
+	const char *o;
+
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
+	o = option_value(&dev, "-O");
+	if (o) {
+		if (*o == '\0' || strcmp(o, "1") == 0 || strcmp(o, "g") == 0)
+			level = 1;
+		else if (strcmp(o, "s") == 0 || strcmp(o, "z") == 0)
+			level = 2;
+		else if (*o >= '0' && *o <= '3' && o[1] == '\0')
+			level = *o - '0';
+		else if (strcmp(o, "fast") == 0)
+			level = 3;
+	}
+	strvec_release(&dev);
+	return level;
+}
+
+int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx)
+{
+	struct strvec dev = STRVEC_INIT;
+	int debug = ctx->cl->device_debug;
+
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
+	for (size_t i = 0; i < dev.nr; i++)
+		if (strncmp(dev.v[i], "-g", 2) == 0)
+			debug = strcmp(dev.v[i], "-g0") != 0;
+	strvec_release(&dev);
+	return debug;
+}
+
+/* Symbols the LTO result must keep: what the group's native objects use. */
+static const char **symbols_needed_by_objects(const struct ol_group *g)
+{
+	size_t n = 0, k = 0;
+	const char **out;
+
+	for (size_t i = 0; i < g->nimages; i++)
+		if (!is_bitcode(g->images[i]))
+			n += g->images[i]->symbols.n;
+	out = ol_xcalloc(n + 1, sizeof(*out));
+	for (size_t i = 0; i < g->nimages; i++) {
+		const struct ol_device_image *img = g->images[i];
+		if (is_bitcode(img))
+			continue;
+		for (size_t s = 0; s < img->symbols.n; s++)
+			if (!img->symbols.v[s].defined)
+				out[k++] = img->symbols.v[s].name;
+	}
+	out[k] = NULL;
+	return out;
+}
+
+static int run_lto(struct ol_group *g, const struct ol_link_context *ctx, const char *cpu,
+		   struct strvec *files)
+{
+	const struct ol_backend *be = ol_backend_get();
+	struct ol_lto_request req;
+	struct ol_buffer out = { NULL, 0 };
+	const uint8_t **modules;
+	size_t *sizes, n = 0;
+	const char **names;
+	char *err = NULL, *prefix, *save_prefix = NULL;
+	const char *path;
+	int rc;
+
+	if (!be)
+		return -1;
+	modules = ol_xcalloc(g->nimages, sizeof(*modules));
+	sizes = ol_xcalloc(g->nimages, sizeof(*sizes));
+	names = ol_xcalloc(g->nimages, sizeof(*names));
+	for (size_t i = 0; i < g->nimages; i++) {
+		if (!is_bitcode(g->images[i]))
+			continue;
+		modules[n] = g->images[i]->bin.image;
+		sizes[n] = g->images[i]->bin.image_size;
+		names[n] = g->images[i]->owner ? g->images[i]->owner->display : "<input>";
+		n++;
+	}
+	prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
+	if (ctx->cl->save_temps)
+		save_prefix = prefix;
+
+	memset(&req, 0, sizeof(req));
+	req.triple = g->triple;
+	req.cpu = cpu;
+	req.features = "";
+	req.opt_level = ol_group_opt_level(g, ctx);
+	req.debug = ol_group_debug(g, ctx);
+	req.modules = modules;
+	req.sizes = sizes;
+	req.names = names;
+	req.nmodules = n;
+	req.preserve = symbols_needed_by_objects(g);
+	req.whole_program = n == g->nimages;
+	req.save_temps_prefix = save_prefix;
+
+	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s at -O%d", n, n == 1 ? "" : "s",
+		      g->triple, *g->arch ? " " : "", g->arch, req.opt_level);
+	rc = be->lto(&req, &out, &err);
+	if (rc != 0) {
+		ol_error("device LTO for '%s%s%s' failed: %s", g->triple, *g->arch ? "' '" : "",
+			 g->arch, err ? err : "unknown error");
+		free(err);
+	} else {
+		path = ol_temp_write(prefix, "o", out.data, out.size);
+		if (path)
+			strvec_push(files, path);
+		else
+			rc = -1;
+	}
+	free(out.data);
+	free((void *)req.preserve);
+	free(modules);
+	free(sizes);
+	free(names);
+	free(prefix);
+	return rc ? -1 : 0;
+}
+
+int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
+			    const char *cpu, struct strvec *files)
+{
+	int has_bitcode = 0;
+
+	for (size_t i = 0; i < g->nimages; i++)
+		has_bitcode |= is_bitcode(g->images[i]);
+	if (has_bitcode && run_lto(g, ctx, cpu, files) < 0)
+		return -1;
+
+	for (size_t i = 0; i < g->nimages; i++) {
+		const struct ol_device_image *img = g->images[i];
+		char *stem, *prefix;
+		const char *path;
+
+		if (is_bitcode(img))
+			continue;
+		/* The device linker reads files: this is where an image is first copied. */
+		stem = image_stem(img);
+		prefix = ol_xasprintf("%s-%s-%s", stem, g->triple, g->arch);
+		path = ol_temp_write(prefix, "o", img->bin.image, img->bin.image_size);
+		free(stem);
+		free(prefix);
+		if (!path)
+			return -1;
+		strvec_push(files, path);
+	}
+	return 0;
+}
+
+int ol_group_read_result(struct ol_group *g, const char *path)
+{
+	struct stat st;
+	FILE *f;
+
+	g->linked_path = path;
+	if (ol_spawn_config()->dry_run) {
+		g->linked.data = NULL;
+		g->linked.size = 0;
+		return 0;
+	}
+	f = fopen(path, "rb");
+	if (!f || fstat(fileno(f), &st) < 0) {
+		if (f)
+			fclose(f);
+		return ol_error("cannot read the linked device image '%s': %s", path, strerror(errno));
+	}
+	g->linked.size = (size_t)st.st_size;
+	g->linked.data = ol_xmalloc(g->linked.size);
+	if (fread(g->linked.data, 1, g->linked.size, f) != g->linked.size) {
+		fclose(f);
+		return ol_error("cannot read the linked device image '%s'", path);
+	}
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,243 @@
+/*
+ * The CPU target family: "host offload" images for x86_64, aarch64, ppc64...
+ * The device image is a shared object that libomptarget's CPU plugin dlopens.
+ *
+ * Bitcode goes through in-process LTO; the objects are then linked with
+ * -shared -Bsymbolic.  When the device CPU is the host's own architecture we
+ * run the host linker (--linker-path) directly with the C runtime's crt files
+ * taken from the host link line: one process instead of upstream's clang
+ * driver plus linker.  Otherwise (cross "host offload", or a line without a
+ * linker path) clang drives the link for the device triple.
+ */
+#include "target_impl.h"
+#include "offload/diag.h"
+#include "offload/inputs.h"
+#include "offload/spawn.h"
+#include "offload/tempfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static size_t arch_len(const char *triple)
+{
+	const char *dash = strchr(triple, '-');
+	return dash ? (size_t)(dash - triple) : strlen(triple);
+}
+
+static int same_arch(const char *a, const char *b)
+{
+	return arch_len(a) == arch_len(b) && strncmp(a, b, arch_len(a)) == 0;
+}
+
+/* The crt objects a shared object needs, derived from the host line's own:
+ * crtbegin.o/crtbeginT.o become crtbeginS.o from the same directory. */
+struct crt_files {
+	char *crti, *crtbegin, *crtend, *crtn;
+};
+
+static char *sibling_if_exists(const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+	char *candidate = slash ? ol_xasprintf("%.*s/%s", (int)(slash - path), path, name)
+				: ol_xstrdup(name);
+	if (access(candidate, R_OK) == 0)
+		return candidate;
+	free(candidate);
+	return NULL;
+}
+
+static void find_crt_files(const struct ol_cmdline *cl, struct crt_files *crt)
+{
+	memset(crt, 0, sizeof(*crt));
+	for (size_t i = 0; i < cl->nlink_items; i++) {
+		const struct ol_link_item *item = &cl->link_items[i];
+		const char *base;
+
+		if (item->kind != OL_LINK_FILE)
+			continue;
+		base = base_name(item->value);
+		if (!crt->crti && strcmp(base, "crti.o") == 0)
+			crt->crti = sibling_if_exists(item->value, "crti.o");
+		else if (!crt->crtn && strcmp(base, "crtn.o") == 0)
+			crt->crtn = sibling_if_exists(item->value, "crtn.o");
+		else if (!crt->crtbegin && strncmp(base, "crtbegin", 8) == 0)
+			crt->crtbegin = sibling_if_exists(item->value, "crtbeginS.o");
+		else if (!crt->crtend && strncmp(base, "crtend", 6) == 0)
+			crt->crtend = sibling_if_exists(item->value, "crtendS.o");
+	}
+}
+
+static void release_crt_files(struct crt_files *crt)
+{
+	free(crt->crti);
+	free(crt->crtbegin);
+	free(crt->crtend);
+	free(crt->crtn);
+}
+
+static enum ol_input_kind kind_of_item(const struct ol_inputs *in, size_t item)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (in->v[i].link_item == item)
+			return in->v[i].kind;
+	return OL_IN_MISSING;
+}
+
+/* What the host link line contributes to a CPU device link (upstream 19/22:
+ * archives and shared objects given as inputs, -l, -L, --whole-archive),
+ * in the line's order.  `wl` prefixes each with -Wl, for a compiler driver. */
+static void push_host_libraries(const struct ol_link_context *ctx, struct strvec *argv, int wl)
+{
+	const struct ol_cmdline *cl = ctx->cl;
+	const char *prefix = wl ? "-Wl," : "";
+
+	if (cl->sysroot)
+		strvec_pushf(argv, "--sysroot=%s", cl->sysroot);
+	for (size_t i = 0; i < cl->nlib_paths; i++)
+		strvec_pushf(argv, "-L%s", cl->lib_paths[i]);
+	for (size_t i = 0; i < cl->nlink_items; i++) {
+		const struct ol_link_item *item = &cl->link_items[i];
+		enum ol_input_kind kind;
+
+		switch (item->kind) {
+		case OL_LINK_FILE:
+			kind = kind_of_item(ctx->in, i);
+			if (kind == OL_IN_ARCHIVE || kind == OL_IN_SHARED)
+				strvec_push(argv, item->value);
+			break;
+		case OL_LINK_LIBRARY:
+			strvec_pushf(argv, "-l%s", item->value);
+			break;
+		case OL_LINK_WHOLE_ARCHIVE:
+			strvec_pushf(argv, "%s--whole-archive", prefix);
+			break;
+		case OL_LINK_NO_WHOLE_ARCHIVE:
+			strvec_pushf(argv, "%s--no-whole-archive", prefix);
+			break;
+		case OL_LINK_BSTATIC:
+			strvec_pushf(argv, "%s-Bstatic", prefix);
+			break;
+		case OL_LINK_BDYNAMIC:
+			strvec_pushf(argv, "%s-Bdynamic", prefix);
+			break;
+		case OL_LINK_START_GROUP:
+			strvec_pushf(argv, "%s--start-group", prefix);
+			break;
+		case OL_LINK_END_GROUP:
+			strvec_pushf(argv, "%s--end-group", prefix);
+			break;
+		case OL_LINK_AS_NEEDED:
+			strvec_pushf(argv, "%s--as-needed", prefix);
+			break;
+		case OL_LINK_NO_AS_NEEDED:
+			strvec_pushf(argv, "%s--no-as-needed", prefix);
+			break;
+		}
+	}
+}
+
+static void push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
+				    struct strvec *argv, int wl)
+{
+	struct strvec extra = STRVEC_INIT;
+
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_linker, g->triple, ctx->flavor, &extra);
+	for (size_t i = 0; i < extra.nr; i++)
+		strvec_pushf(argv, "%s%s", wl ? "-Wl," : "", extra.v[i]);
+	strvec_release(&extra);
+}
+
+static int link_with_host_linker(struct ol_group *g, const struct ol_link_context *ctx,
+				 const struct strvec *files, const char *out)
+{
+	struct strvec argv = STRVEC_INIT;
+	struct crt_files crt;
+	int rc;
+
+	find_crt_files(ctx->cl, &crt);
+	strvec_push(&argv, ctx->cl->linker_path);
+	strvec_push(&argv, "-shared");
+	strvec_push(&argv, "-Bsymbolic");
+	strvec_push(&argv, "--eh-frame-hdr");
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, out);
+	if (crt.crti)
+		strvec_push(&argv, crt.crti);
+	if (crt.crtbegin)
+		strvec_push(&argv, crt.crtbegin);
+	/* Only a line that brings the C runtime can promise every symbol resolves. */
+	if (crt.crtbegin && crt.crtend)
+		strvec_push(&argv, "--no-undefined");
+	strvec_push_all(&argv, files);
+	push_host_libraries(ctx, &argv, 0);
+	push_device_linker_args(g, ctx, &argv, 0);
+	if (crt.crtend)
+		strvec_push(&argv, crt.crtend);
+	if (crt.crtn)
+		strvec_push(&argv, crt.crtn);
+	rc = ol_spawn_checked(&argv);
+	strvec_release(&argv);
+	release_crt_files(&crt);
+	return rc;
+}
+
+static int link_with_clang(struct ol_group *g, const struct ol_link_context *ctx,
+			   const struct strvec *files, const char *out)
+{
+	const char *const dirs[] = { ol_self_dir(), OL_LLVM_BINDIR, NULL };
+	struct strvec argv = STRVEC_INIT;
+	char *clang = ol_find_program("clang", dirs);
+	int rc;
+
+	if (!clang)
+		return ol_error("cannot find 'clang' to link the device image for '%s'", g->triple);
+	strvec_push(&argv, clang);
+	strvec_push(&argv, "--no-default-config");
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, out);
+	strvec_pushf(&argv, "--target=%s", g->triple);
+	strvec_push(&argv, "-Wl,--no-undefined");
+	strvec_push_all(&argv, files);
+	strvec_push(&argv, "-Wl,-Bsymbolic");
+	strvec_push(&argv, "-shared");
+	push_host_libraries(ctx, &argv, 1);
+	push_device_linker_args(g, ctx, &argv, 1);
+	rc = ol_spawn_checked(&argv);
+	strvec_release(&argv);
+	free(clang);
+	return rc;
+}
+
+int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx)
+{
+	struct strvec files = STRVEC_INIT;
+	char *prefix = ol_group_output_prefix(g, ctx);
+	const char *out;
+	int rc;
+
+	/* "generic" and "" mean no particular CPU: the backend picks the baseline. */
+	const char *cpu = strcmp(g->arch, "generic") == 0 ? "" : g->arch;
+
+	rc = ol_group_prepare_inputs(g, ctx, cpu, &files);
+	out = rc == 0 ? ol_temp_create(prefix, "img", NULL) : NULL;
+	if (out) {
+		if (ctx->cl->linker_path && same_arch(g->triple, ctx->cl->host_triple))
+			rc = link_with_host_linker(g, ctx, &files, out);
+		else
+			rc = link_with_clang(g, ctx, &files, out);
+		if (rc == 0)
+			rc = ol_group_read_result(g, out);
+	} else {
+		rc = -1;
+	}
+	strvec_release(&files);
+	free(prefix);
+	return rc;
+}

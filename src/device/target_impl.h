@@ -1,0 +1,28 @@
+/* Private to src/device: the per-family link functions and what they share. */
+#ifndef OFFLOAD_TARGET_IMPL_H
+#define OFFLOAD_TARGET_IMPL_H
+
+#include "offload/device_link.h"
+#include "offload/strvec.h"
+
+int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx);
+
+/* Shared steps of every family. */
+
+/* Temp-file prefix for group outputs: "<exe>.<archname>.<arch>" as upstream. */
+char *ol_group_output_prefix(const struct ol_group *g, const struct ol_link_context *ctx); /* caller frees */
+/* Split a group's images: bitcode goes to in-process LTO, the rest to the
+ * device linker as files.  Runs LTO when there is bitcode and appends the
+ * resulting object's path; then writes every non-bitcode image to a temp
+ * file, appending its path.  Returns 0 or -1 (reported). */
+int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
+			    const char *cpu, struct strvec *files);
+/* Read a linked image back into g->linked (empty under --dry-run). */
+int ol_group_read_result(struct ol_group *g, const char *path);
+/* The -O level for device code: --opt-level (16/19) or -O<n> in
+ * --device-compiler (22); default 2. */
+int ol_group_opt_level(const struct ol_group *g, const struct ol_link_context *ctx);
+/* Does the group want debug info (--device-debug, -g in --device-compiler)? */
+int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * targets: the one table that maps a device triple to the code that links
+ * for it.  Adding a target family means adding a row here and its own
+ * target_<family>.c; no other module tests triples.
+ */
+#include "offload/device_link.h"
+#include "target_impl.h"
+
+#include <string.h>
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* CPUs that can run "host offload" images through libomptarget's CPU plugin
+ * (upstream's list: x86, x86_64, aarch64, aarch64_be, ppc64, ppc64le,
+ * systemz, loongarch64). */
+static int matches_cpu(const char *triple)
+{
+	static const char *const arches[] = {
+		"x86_64-", "i386-", "i686-", "aarch64-", "aarch64_be-", "powerpc64-",
+		"powerpc64le-", "ppc64-", "ppc64le-", "s390x-", "systemz-", "loongarch64-",
+	};
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (starts_with(triple, arches[i]))
+			return 1;
+	return 0;
+}
+
+static const struct ol_target targets[] = {
+	{ "cpu", matches_cpu, ol_target_cpu_link },
+};
+
+const struct ol_target *ol_target_for(const char *triple)
+{
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (targets[i].matches(triple))
+			return &targets[i];
+	return NULL;
+}

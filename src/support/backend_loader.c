@@ -1,0 +1,82 @@
+/* backend_loader: dlopen the LLVM backend on first use.  See offload/backend.h. */
+#include "offload/backend.h"
+#include "offload/diag.h"
+#include "offload/spawn.h"
+#include "offload/strvec.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct ol_backend *backend;
+static int load_failed;
+static int llvm_argc;
+static const char *const *llvm_argv;
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ol_backend_set_llvm_args(int argc, const char *const *argv)
+{
+	llvm_argc = argc;
+	llvm_argv = argv;
+}
+
+int ol_backend_loaded(void)
+{
+	return backend != NULL;
+}
+
+static const struct ol_backend *load(void)
+{
+	struct strvec tried = STRVEC_INIT;
+	struct strbuf why = STRBUF_INIT;
+	const char *env = getenv("OFFLOAD_LINK_BACKEND");
+	void *handle = NULL;
+
+	if (env && *env)
+		strvec_push(&tried, env);
+	strvec_pushf(&tried, "%s/../lib/offload-link/offload-link-llvm.so", ol_self_dir());
+	strvec_push(&tried, OL_BACKEND_INSTALL_PATH);
+
+	for (size_t i = 0; i < tried.nr && !handle; i++) {
+		handle = dlopen(tried.v[i], RTLD_NOW | RTLD_LOCAL);
+		if (!handle)
+			strbuf_addf(&why, "\n  %s", dlerror());
+	}
+	if (!handle) {
+		ol_error("cannot load the LLVM backend (offload-link-llvm.so); tried:%s", strbuf_str(&why));
+		strvec_release(&tried);
+		strbuf_release(&why);
+		return NULL;
+	}
+	strvec_release(&tried);
+	strbuf_release(&why);
+
+	ol_backend_entry_fn entry = (ol_backend_entry_fn)(uintptr_t)dlsym(handle, OL_BACKEND_ENTRY);
+	const struct ol_backend *be = entry ? entry() : NULL;
+	if (!be || be->abi != OL_BACKEND_ABI) {
+		ol_error("the LLVM backend offload-link-llvm.so is incompatible with this offload-link "
+			 "(interface %d, expected %d)", be ? be->abi : -1, OL_BACKEND_ABI);
+		return NULL;
+	}
+	static const char *const default_argv[] = { "offload-link", NULL };
+	char *err = NULL;
+	if (be->init(llvm_argv ? llvm_argc : 1, llvm_argv ? llvm_argv : default_argv, &err) != 0) {
+		ol_error("%s", err ? err : "cannot initialize LLVM");
+		free(err);
+		return NULL;
+	}
+	ol_spawn_note("loaded LLVM %s backend", be->llvm_version);
+	return be;
+}
+
+const struct ol_backend *ol_backend_get(void)
+{
+	pthread_mutex_lock(&load_lock);
+	if (!backend && !load_failed) {
+		backend = load();
+		load_failed = backend == NULL;
+	}
+	pthread_mutex_unlock(&load_lock);
+	return backend;
+}

@@ -1,0 +1,151 @@
+/* spawn: run programs with posix_spawn, echo them as upstream does.  See offload/spawn.h. */
+#include "offload/spawn.h"
+#include "offload/diag.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static struct ol_spawn_config config;
+
+void ol_spawn_configure(int dry_run, int verbose)
+{
+	config.dry_run = dry_run;
+	config.verbose = verbose;
+}
+
+const struct ol_spawn_config *ol_spawn_config(void)
+{
+	return &config;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* Upstream's printCommands: ' "prog" a b c' with no quoting of arguments. */
+static void echo_command(const struct strvec *argv)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addf(&line, " \"%s\"", argv->v[0]);
+	for (size_t i = 1; i < argv->nr; i++)
+		strbuf_addf(&line, " %s", argv->v[i]);
+	strbuf_addch(&line, '\n');
+	ol_diag_write(line.buf, line.len);
+	strbuf_release(&line);
+}
+
+int ol_spawn_wait(const struct strvec *argv)
+{
+	pid_t pid;
+	int status, err;
+
+	if (!argv->nr)
+		OL_BUG("empty command");
+	if (config.dry_run || config.verbose)
+		echo_command(argv);
+	if (config.dry_run)
+		return 0;
+
+	err = posix_spawn(&pid, argv->v[0], NULL, NULL, argv->v, environ);
+	if (err)
+		return ol_error("unable to execute '%s': %s", argv->v[0], strerror(err));
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return ol_error("waiting for '%s': %s", argv->v[0], strerror(errno));
+	}
+	if (WIFSIGNALED(status))
+		return ol_error("'%s' failed: killed by signal %d (%s)", base_name(argv->v[0]),
+				WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return WEXITSTATUS(status);
+}
+
+int ol_spawn_checked(const struct strvec *argv)
+{
+	int status = ol_spawn_wait(argv);
+
+	if (status < 0)
+		return -1;
+	if (status != 0)
+		return ol_error("'%s' failed with exit code %d", base_name(argv->v[0]), status);
+	return 0;
+}
+
+void ol_spawn_note(const char *fmt, ...)
+{
+	struct strbuf line = STRBUF_INIT;
+	va_list ap;
+
+	if (!config.verbose)
+		return;
+	strbuf_addf(&line, "%s: ", ol_prog_name());
+	va_start(ap, fmt);
+	strbuf_vaddf(&line, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&line, '\n');
+	ol_diag_write(line.buf, line.len);
+	strbuf_release(&line);
+}
+
+static int is_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+char *ol_find_program(const char *name, const char *const *dirs)
+{
+	const char *path_env;
+
+	if (strchr(name, '/'))
+		return is_executable(name) || config.dry_run ? ol_xstrdup(name) : NULL;
+	for (; dirs && *dirs; dirs++) {
+		char *candidate = ol_xasprintf("%s/%s", *dirs, name);
+		if (is_executable(candidate))
+			return candidate;
+		free(candidate);
+	}
+	path_env = getenv("PATH");
+	while (path_env && *path_env) {
+		const char *end = strchr(path_env, ':');
+		size_t len = end ? (size_t)(end - path_env) : strlen(path_env);
+		char *candidate = ol_xasprintf("%.*s/%s", (int)len, len ? path_env : ".", name);
+		if (is_executable(candidate))
+			return candidate;
+		free(candidate);
+		path_env = end ? end + 1 : NULL;
+	}
+	return config.dry_run ? ol_xstrdup(name) : NULL;
+}
+
+const char *ol_self_dir(void)
+{
+	static char dir[PATH_MAX];
+	ssize_t n;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0) {
+		strcpy(dir, ".");
+		return dir;
+	}
+	dir[n] = '\0';
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	return dir;
+}

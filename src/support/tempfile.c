@@ -1,0 +1,190 @@
+/* tempfile: one registry of files to remove at exit and on signals.  See offload/tempfile.h. */
+#include "offload/tempfile.h"
+#include "offload/arena.h"
+#include "offload/diag.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_TEMPS 4096
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Fixed storage so the signal handler never touches malloc'd structure. */
+static char *volatile temps[MAX_TEMPS];
+static volatile size_t ntemps;
+static int save_temps;
+static int initialized;
+
+static void remove_all(void)
+{
+	for (size_t i = 0; i < ntemps; i++) {
+		char *p = temps[i];
+		if (p)
+			unlink(p);
+	}
+}
+
+static void on_signal(int sig)
+{
+	remove_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void ol_temp_cleanup(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	remove_all();
+	for (size_t i = 0; i < ntemps; i++) {
+		free(temps[i]);
+		temps[i] = NULL;
+	}
+	ntemps = 0;
+	pthread_mutex_unlock(&registry_lock);
+}
+
+void ol_temp_init(int keep)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
+
+	save_temps = keep;
+	if (initialized)
+		return;
+	initialized = 1;
+	atexit(ol_temp_cleanup);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+void ol_temp_register(const char *path)
+{
+	pthread_mutex_lock(&registry_lock);
+	if (ntemps == MAX_TEMPS)
+		ol_fatal("too many temporary files");
+	temps[ntemps] = ol_xstrdup(path);
+	ntemps++;
+	pthread_mutex_unlock(&registry_lock);
+}
+
+static void temp_forget(const char *path)
+{
+	pthread_mutex_lock(&registry_lock);
+	for (size_t i = 0; i < ntemps; i++) {
+		if (temps[i] && strcmp(temps[i], path) == 0) {
+			char *p = temps[i];
+			temps[i] = NULL;
+			free(p);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+}
+
+static char *arena_path(const char *path)
+{
+	char *copy;
+	/* The link arena is not thread safe; temp files are created from jobs. */
+	pthread_mutex_lock(&registry_lock);
+	copy = ol_arena_strdup(&ol_link_arena, path);
+	pthread_mutex_unlock(&registry_lock);
+	return copy;
+}
+
+const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out)
+{
+	char *path;
+	int fd;
+
+	if (save_temps) {
+		/* Deterministic names in the working directory, as upstream. */
+		path = ext && *ext ? ol_xasprintf("%s.%s", prefix, ext) : ol_xstrdup(prefix);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	} else {
+		const char *dir = getenv("TMPDIR");
+		int suffix;
+		if (!dir || !*dir)
+			dir = "/tmp";
+		path = ext && *ext ? ol_xasprintf("%s/%s-XXXXXX.%s", dir, prefix, ext)
+				   : ol_xasprintf("%s/%s-XXXXXX", dir, prefix);
+		suffix = ext && *ext ? (int)strlen(ext) + 1 : 0;
+		fd = mkostemps(path, suffix, O_CLOEXEC);
+		if (fd >= 0)
+			ol_temp_register(path);
+	}
+	if (fd < 0) {
+		ol_error("cannot create temporary file '%s': %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	if (fd_out)
+		*fd_out = fd;
+	else
+		close(fd);
+	char *result = arena_path(path);
+	free(path);
+	return result;
+}
+
+static int write_all(int fd, const void *data, size_t size)
+{
+	const char *p = data;
+	while (size > 0) {
+		ssize_t w = write(fd, p, size);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		size -= (size_t)w;
+	}
+	return 0;
+}
+
+const char *ol_temp_write(const char *prefix, const char *ext, const void *data, size_t size)
+{
+	int fd;
+	const char *path = ol_temp_create(prefix, ext, &fd);
+
+	if (!path)
+		return NULL;
+	if (write_all(fd, data, size) < 0 || close(fd) < 0) {
+		ol_error("cannot write '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	return path;
+}
+
+int ol_write_file_atomic(const char *path, const void *data, size_t size)
+{
+	char *tmp = ol_xasprintf("%s.tmp-XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+
+	if (fd < 0) {
+		int r = ol_error("cannot create '%s': %s", path, strerror(errno));
+		free(tmp);
+		return r;
+	}
+	ol_temp_register(tmp);
+	if (write_all(fd, data, size) < 0 || fchmod(fd, 0644) < 0 || close(fd) < 0 ||
+	    rename(tmp, path) < 0) {
+		int r = ol_error("cannot write '%s': %s", path, strerror(errno));
+		free(tmp);
+		return r;
+	}
+	temp_forget(tmp);
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,114 @@
+/*
+ * offload-link: a drop-in replacement for clang-linker-wrapper.
+ *
+ * The pipeline, one stage per module (docs/design.md):
+ *   parse -> scan -> resolve -> group -> device link -> wrap -> host link
+ * Each stage reports every problem it finds; ol_checkpoint() stops between
+ * stages, so a failed link runs no further tool and writes no output.
+ */
+#include "offload/arena.h"
+#include "offload/backend.h"
+#include "offload/cmdline.h"
+#include "offload/device_link.h"
+#include "offload/diag.h"
+#include "offload/host_link.h"
+#include "offload/inputs.h"
+#include "offload/mapped_file.h"
+#include "offload/resolve.h"
+#include "offload/spawn.h"
+#include "offload/tempfile.h"
+#include "offload/wrap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Which upstream release to behave like, when no --offload-abi= says so:
+ * the producer of the fat objects knows best (.comment / llvm.ident), then
+ * the 16-only "--" separator, then the entries section the host code uses. */
+static enum ol_flavor pick_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in)
+{
+	if (cl->flavor != OL_FLAVOR_AUTO)
+		return cl->flavor;
+	if (in->clang_major >= 21)
+		return OL_FLAVOR_22;
+	if (in->clang_major >= 17)
+		return OL_FLAVOR_19;
+	if (in->clang_major > 0)
+		return OL_FLAVOR_16;
+	if (cl->saw_separator)
+		return OL_FLAVOR_16;
+	if (in->entries_abi == 16)
+		return OL_FLAVOR_19;
+	return OL_FLAVOR_22;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* argv[0] plus every -mllvm and --offload-opt value, for LLVM's parser. */
+static void hand_llvm_options_to_backend(const struct ol_cmdline *cl)
+{
+	size_t n = 1 + cl->mllvm.nr + cl->offload_opt.nr, k = 0;
+	const char **argv = ol_arena_alloc(&ol_link_arena, (n + 1) * sizeof(*argv));
+
+	argv[k++] = cl->argv0;
+	for (size_t i = 0; i < cl->mllvm.nr; i++)
+		argv[k++] = cl->mllvm.v[i];
+	for (size_t i = 0; i < cl->offload_opt.nr; i++)
+		argv[k++] = cl->offload_opt.v[i];
+	ol_backend_set_llvm_args((int)k, argv);
+}
+
+static void release_all(void)
+{
+	ol_mapped_release_all();
+	ol_arena_release(&ol_link_arena);
+}
+
+int main(int argc, char **argv)
+{
+	struct ol_cmdline cl;
+	struct ol_inputs in;
+	struct ol_groups groups;
+	struct ol_wrapped wrapped;
+	struct ol_link_context ctx;
+	int status;
+
+	ol_diag_init(argv[0]);
+	atexit(release_all);
+	if (ol_cmdline_parse(argc, argv, &cl) < 0)
+		ol_checkpoint();
+	ol_temp_init(cl.save_temps);
+	ol_spawn_configure(cl.dry_run, cl.verbose);
+	hand_llvm_options_to_backend(&cl);
+
+	if (ol_inputs_scan(&cl, &in) < 0)
+		ol_checkpoint();
+
+	/* Nothing to offload: the host link alone, with nothing loaded or written. */
+	if (in.nimages == 0 && cl.override_image.nr == 0)
+		return ol_host_link(&cl, NULL);
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cl = &cl;
+	ctx.in = &in;
+	ctx.flavor = pick_flavor(&cl, &in);
+	ctx.exe_name = base_name(cl.output);
+	ol_spawn_note("behaving as clang-linker-wrapper %d", (int)ctx.flavor);
+
+	if (ol_resolve(&in, &cl) < 0)
+		ol_checkpoint();
+	if (ol_group_images(&in, &ctx, &groups) < 0)
+		ol_checkpoint();
+	if (ol_device_link_all(&groups, &ctx) < 0)
+		ol_checkpoint();
+	if (ol_wrap_all(&groups, &ctx, &wrapped) < 0)
+		ol_checkpoint();
+
+	status = ol_host_link(&cl, wrapped.objects);
+	ol_cmdline_release(&cl);
+	return status;
+}
