@@ -17,6 +17,7 @@
 #include "offload/resolve.h"
 #include "offload/spawn.h"
 #include "offload/tempfile.h"
+#include "offload/timer.h"
 #include "offload/wrap.h"
 
 #include <stdlib.h>
@@ -68,6 +69,23 @@ static void release_all(void)
 	ol_arena_release(&ol_link_arena);
 }
 
+/* Stage boundaries: stop on reported errors, close the stage's time scope. */
+static void end_stage(int rc)
+{
+	ol_timer_end();
+	if (rc < 0)
+		ol_checkpoint();
+}
+
+static int finish(struct ol_cmdline *cl, int status)
+{
+	ol_timer_end();  /* "Execute linker wrapper" */
+	if (cl->time_trace && ol_timer_write(cl->time_trace, cl->output) < 0 && status == 0)
+		status = 1;
+	ol_cmdline_release(cl);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct ol_cmdline cl;
@@ -83,14 +101,21 @@ int main(int argc, char **argv)
 		ol_checkpoint();
 	ol_temp_init(cl.save_temps);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
+	if (cl.time_trace)
+		ol_timer_enable(cl.time_trace_granularity);
+	ol_timer_begin("Execute linker wrapper");
 	hand_llvm_options_to_backend(&cl);
 
-	if (ol_inputs_scan(&cl, &in) < 0)
-		ol_checkpoint();
+	ol_timer_begin("Scan inputs");
+	end_stage(ol_inputs_scan(&cl, &in));
 
 	/* Nothing to offload: the host link alone, with nothing loaded or written. */
-	if (in.nimages == 0 && cl.override_image.nr == 0)
-		return ol_host_link(&cl, NULL);
+	if (in.nimages == 0 && cl.override_image.nr == 0) {
+		ol_timer_begin("Execute host linker");
+		status = ol_host_link(&cl, NULL);
+		ol_timer_end();
+		return finish(&cl, status);
+	}
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.cl = &cl;
@@ -99,16 +124,17 @@ int main(int argc, char **argv)
 	ctx.exe_name = base_name(cl.output);
 	ol_spawn_note("behaving as clang-linker-wrapper %d", (int)ctx.flavor);
 
-	if (ol_resolve(&in, &cl) < 0)
-		ol_checkpoint();
-	if (ol_group_images(&in, &ctx, &groups) < 0)
-		ol_checkpoint();
-	if (ol_device_link_all(&groups, &ctx) < 0)
-		ol_checkpoint();
-	if (ol_wrap_all(&groups, &ctx, &wrapped) < 0)
-		ol_checkpoint();
+	ol_timer_begin("Resolve archive members");
+	end_stage(ol_resolve(&in, &cl));
+	ol_timer_begin("Group device images");
+	end_stage(ol_group_images(&in, &ctx, &groups));
+	ol_timer_begin("Link device input");
+	end_stage(ol_device_link_all(&groups, &ctx));
+	ol_timer_begin("Wrap bundled images");
+	end_stage(ol_wrap_all(&groups, &ctx, &wrapped));
 
+	ol_timer_begin("Execute host linker");
 	status = ol_host_link(&cl, wrapped.objects);
-	ol_cmdline_release(&cl);
-	return status;
+	ol_timer_end();
+	return finish(&cl, status);
 }
