@@ -25,7 +25,7 @@ struct ol_target;
 
 struct ol_group {
 	const char *triple;
-	const char *arch;              /* as in the first image; "" for generic */
+	const char *arch;              /* as in the first image; 22: "" for generic */
 	const struct ol_target *target;
 	struct ol_device_image **images;
 	size_t nimages;
@@ -52,6 +52,13 @@ struct ol_link_context {
 
 int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		    struct ol_groups *out);
+
+/* Upstream's areTargetsCompatible (19/22): two different target IDs of one
+ * triple where either arch is "generic", or AMDGPU ids of one processor
+ * whose xnack/sramecc settings do not conflict.  Equal ids are not
+ * "compatible": they are the same group.  16 groups by exact id only. */
+int ol_target_ids_compatible(const char *triple_a, const char *arch_a,
+			     const char *triple_b, const char *arch_b);
 
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
  * Returns 0, or -1 after every failing job's diagnostics were printed. */

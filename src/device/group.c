@@ -1,0 +1,224 @@
+/*
+ * group: the selected device images, grouped by target ID, one device link
+ * per group (upstream-spec 4.1).
+ *
+ * Images come in ol_resolve_link_order(): non-archive inputs and
+ * --whole-archive members first, then the other loaded members, in
+ * command-line order.  Each such image joins its own group (made on first
+ * sight, so groups are in first-seen order) and, with 19/22 rules, every
+ * group that already exists for a compatible target ID: a "gfx90a" image
+ * joins a "gfx90a:xnack+" group made before it.  16 groups by the exact
+ * (triple, arch) only.  An image selected only for its device symbols then
+ * joins every group of the same or a compatible target ID and starts none,
+ * as upstream 19 adds extracted archive images only to targets that have
+ * inputs.  One image may sit in several groups; groups hold pointers to
+ * the images, which stay views of the inputs.
+ *
+ * The group's triple and arch are its first image's.  A triple no target
+ * family handles is an error, with upstream's text "<arch> linking is not
+ * supported" (the triple's architecture name).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "offload/arena.h"
+#include "offload/device_link.h"
+#include "offload/diag.h"
+#include "offload/inputs.h"
+#include "offload/offload_binary.h"
+#include "offload/resolve.h"
+
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* The architecture component of a triple, as Triple::getArchName() reads
+ * it: everything before the first '-'. */
+static size_t triple_arch_len(const char *triple)
+{
+	const char *dash = strchr(triple, '-');
+
+	return dash ? (size_t)(dash - triple) : strlen(triple);
+}
+
+static int triple_is_amdgpu(const char *triple)
+{
+	size_t n = triple_arch_len(triple);
+
+	return (n == 6 && !strncmp(triple, "amdgcn", 6)) || (n == 4 && !strncmp(triple, "r600", 4));
+}
+
+/* The processor of an AMDGPU target ID: the text before the first ':'. */
+static size_t processor_len(const char *arch)
+{
+	const char *colon = strchr(arch, ':');
+
+	return colon ? (size_t)(colon - arch) : strlen(arch);
+}
+
+int ol_target_ids_compatible(const char *triple_a, const char *arch_a,
+			     const char *triple_b, const char *arch_b)
+{
+	size_t pa, pb;
+
+	triple_a = str_or_empty(triple_a);
+	triple_b = str_or_empty(triple_b);
+	arch_a = str_or_empty(arch_a);
+	arch_b = str_or_empty(arch_b);
+	if (strcmp(triple_a, triple_b))
+		return 0;
+	if (!strcmp(arch_a, arch_b))
+		return 0;
+	if (!strcmp(arch_a, "generic") || !strcmp(arch_b, "generic"))
+		return 1;
+	if (!triple_is_amdgpu(triple_a))
+		return 0;
+	pa = processor_len(arch_a);
+	pb = processor_len(arch_b);
+	if (pa != pb || strncmp(arch_a, arch_b, pa))
+		return 0;
+	/* Upstream tests substrings of the whole target ID, and so do we. */
+	if ((strstr(arch_a, "xnack+") && strstr(arch_b, "xnack-")) ||
+	    (strstr(arch_a, "xnack-") && strstr(arch_b, "xnack+")))
+		return 0;
+	if ((strstr(arch_a, "sramecc+") && strstr(arch_b, "sramecc-")) ||
+	    (strstr(arch_a, "sramecc-") && strstr(arch_b, "sramecc+")))
+		return 0;
+	return 1;
+}
+
+/* A group being built: its images in a growable array. */
+struct building {
+	const char *triple, *arch;
+	struct ol_device_image **images;
+	size_t n, cap;
+};
+
+struct grouper {
+	struct building *v;
+	size_t n, cap;
+	int exact;
+};
+
+static void building_add(struct building *b, struct ol_device_image *img)
+{
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 8;
+		b->images = ol_xrealloc(b->images, b->cap * sizeof(*b->images));
+	}
+	b->images[b->n++] = img;
+}
+
+static ptrdiff_t find_group(const struct grouper *gr, const char *triple, const char *arch)
+{
+	for (size_t g = 0; g < gr->n; g++)
+		if (!strcmp(gr->v[g].triple, triple) && !strcmp(gr->v[g].arch, arch))
+			return (ptrdiff_t)g;
+	return -1;
+}
+
+static size_t new_group(struct grouper *gr, const char *triple, const char *arch)
+{
+	if (gr->n == gr->cap) {
+		gr->cap = gr->cap ? gr->cap * 2 : 8;
+		gr->v = ol_xrealloc(gr->v, gr->cap * sizeof(*gr->v));
+	}
+	gr->v[gr->n] = (struct building){ triple, arch, NULL, 0, 0 };
+	return gr->n++;
+}
+
+static int compatible(const struct grouper *gr, size_t g, const char *triple, const char *arch)
+{
+	return !gr->exact && ol_target_ids_compatible(triple, arch, gr->v[g].triple, gr->v[g].arch);
+}
+
+static void add_image(struct grouper *gr, struct ol_device_image *img, int primary)
+{
+	const char *triple = str_or_empty(img->bin.triple), *arch = str_or_empty(img->bin.arch);
+	size_t ngroups = gr->n, joined = 0;
+	ptrdiff_t own = find_group(gr, triple, arch);
+
+	if (!primary) {
+		for (size_t g = 0; g < ngroups; g++)
+			if ((ptrdiff_t)g == own || compatible(gr, g, triple, arch)) {
+				building_add(&gr->v[g], img);
+				joined++;
+			}
+		/* resolve selects a device-only image only for a group it
+		 * joins; one selected some other way still gets linked. */
+		if (joined)
+			return;
+	}
+	/* Its own group first (upstream's CompatibleTargets starts with the
+	 * image's own ID), then the compatible groups that existed before. */
+	if (own < 0)
+		own = (ptrdiff_t)new_group(gr, triple, arch);
+	building_add(&gr->v[own], img);
+	for (size_t g = 0; g < ngroups; g++)
+		if ((ptrdiff_t)g != own && compatible(gr, g, triple, arch))
+			building_add(&gr->v[g], img);
+}
+
+int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
+		    struct ol_groups *out)
+{
+	struct grouper gr = { NULL, 0, 0, ctx->flavor == OL_FLAVOR_16 };
+	struct ol_linked_image *order;
+	size_t norder, nout = 0;
+	int failed = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	order = ol_resolve_link_order(in, &norder);
+
+	/* An image without a triple cannot be linked for anything. */
+	for (size_t i = 0; i < norder; i++)
+		if (!order[i].image->bin.triple || !*order[i].image->bin.triple) {
+			ol_error_at(&order[i].image->loc, "device image has no target triple");
+			failed = 1;
+		}
+	for (size_t i = 0; i < norder && !failed; i++)
+		add_image(&gr, order[i].image, order[i].primary);
+	free(order);
+
+	if (gr.n)
+		out->v = ol_arena_alloc(&ol_link_arena, gr.n * sizeof(*out->v));
+	for (size_t g = 0; g < gr.n; g++) {
+		struct building *b = &gr.v[g];
+		struct ol_group *grp = &out->v[nout];
+		const struct ol_target *target = ol_target_for(b->triple);
+
+		if (!target) {
+			ol_error("%.*s linking is not supported", (int)triple_arch_len(b->triple),
+				 b->triple);
+			ol_note("'%s' images come from %s", b->triple,
+				b->images[0]->owner ? b->images[0]->owner->display : "the inputs");
+			failed = 1;
+			free(b->images);
+			continue;
+		}
+		memset(grp, 0, sizeof(*grp));
+		grp->triple = b->triple;
+		/* 22 passes --arch= empty for the "generic" arch. */
+		grp->arch = ctx->flavor == OL_FLAVOR_22 && !strcmp(b->arch, "generic") ? "" : b->arch;
+		grp->target = target;
+		grp->images = ol_arena_alloc(&ol_link_arena, b->n * sizeof(*grp->images));
+		memcpy(grp->images, b->images, b->n * sizeof(*grp->images));
+		grp->nimages = b->n;
+		for (size_t k = 0; k < b->n; k++)
+			grp->kinds |= (unsigned)b->images[k]->bin.offload_kind;
+		free(b->images);
+
+		if ((grp->kinds & OL_OFK_SYCL) && grp->kinds != OL_OFK_SYCL) {
+			ol_error("Linking images of SYCL offload kind with images of any other "
+				 "kind is not supported");
+			failed = 1;
+			continue;
+		}
+		nout++;
+	}
+	free(gr.v);
+	out->n = nout;
+	return failed ? -1 : 0;
+}
