@@ -1,7 +1,7 @@
 /*
  * cmdline: the command line of clang-linker-wrapper 16, 19 and 22.
  *
- * The option table (src/driver/options.def) mirrors upstream's
+ * The option table (include/offload/options.def) mirrors upstream's
  * LinkerWrapperOpts.td; one matcher accepts every spelling upstream accepts.
  * @file response files are expanded first (nested, depth limit 10).
  *

@@ -133,6 +133,8 @@ int main(int argc, char **argv)
 	ol_timer_begin("Wrap bundled images");
 	end_stage(ol_wrap_all(&groups, &ctx, &wrapped));
 
+	/* The host line is rendered with the table of the release we behave as. */
+	cl.flavor = ctx.flavor;
 	ol_timer_begin("Execute host linker");
 	status = ol_host_link(&cl, wrapped.objects);
 	ol_timer_end();
