@@ -104,7 +104,7 @@ struct ol_input {
 	const char *path;            /* resolved path */
 	const char *spelling;        /* as given: "-lfoo" or the path */
 	enum ol_input_kind kind;
-	struct ol_object *object;    /* OBJECT, BITCODE, OFFLOAD_BINARY, EXEC */
+	struct ol_object *object;    /* OBJECT, BITCODE, OFFLOAD_BINARY, EXEC, SHARED (symbols only) */
 	struct ol_archive *archive;  /* ARCHIVE */
 	int whole_archive;           /* under --whole-archive */
 	int group;                   /* >0: inside the n-th --start-group */

@@ -1,0 +1,480 @@
+/*
+ * scan: what the files on the link line hold.  See offload/inputs.h.
+ *
+ * One pass over cl->link_items: the state switches (--whole-archive,
+ * -Bstatic, groups) are tracked, each -l is searched like the host linker
+ * does, each file is mapped once and classified by its magic.  A file named
+ * twice (or once as a path and once through -l) is scanned once: the second
+ * input record shares the first one's object or archive, so its images are
+ * counted once and resolve sees one member per (file, offset).
+ *
+ * The fast path: a link without offloading data maps each file, reads its
+ * ELF section headers and names, and nothing else.  Symbol tables are read
+ * on demand (ol_object_symbols); the LLVM backend is loaded only for bitcode.
+ */
+#include "scan_internal.h"
+#include "offload/arena.h"
+#include "offload/backend.h"
+#include "offload/cmdline.h"
+#include "offload/diag.h"
+#include "offload/mapped_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- classification ---------------------------------------------------- */
+
+enum ol_input_kind ol_identify(const uint8_t *data, size_t size)
+{
+	if (size >= 8 && (!memcmp(data, "!<arch>\n", 8) || !memcmp(data, "!<thin>\n", 8)))
+		return OL_IN_ARCHIVE;
+	if (size < 4)
+		return OL_IN_OTHER;
+	if (!memcmp(data, OL_OFFLOAD_MAGIC_BYTES, 4))
+		return OL_IN_OFFLOAD_BINARY;
+	/* Raw bitcode, or the wrapper header 0x0B17C0DE (little-endian). */
+	if (!memcmp(data, "BC\xc0\xde", 4) || !memcmp(data, "\xde\xc0\x17\x0b", 4))
+		return OL_IN_BITCODE;
+	/* ELF: e_type at 16, in the byte order of e_ident[EI_DATA] (as LLVM's
+	 * identify_magic, which also wants the 18 bytes). */
+	if (size >= 18 && !memcmp(data, "\x7f" "ELF", 4)) {
+		unsigned type = data[5] == 2 ? (unsigned)(data[16] << 8 | data[17])
+					     : (unsigned)(data[17] << 8 | data[16]);
+
+		switch (type) {
+		case 1: return OL_IN_OBJECT;   /* ET_REL */
+		case 2: return OL_IN_EXEC;     /* ET_EXEC */
+		case 3: return OL_IN_SHARED;   /* ET_DYN, PIE executables included, as upstream */
+		default: return OL_IN_OTHER;
+		}
+	}
+	return OL_IN_OTHER;
+}
+
+/* ---- images ------------------------------------------------------------ */
+
+struct ol_loc ol_object_loc(const struct ol_object *obj)
+{
+	struct ol_loc loc = { .file = obj->path, .member = obj->member };
+
+	return loc;
+}
+
+struct section_ctx {
+	struct ol_object *obj;
+	struct ol_image_vec *vec;
+	struct ol_loc base;
+};
+
+static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64_t offset)
+{
+	struct section_ctx *ctx = ctx_ptr;
+	struct ol_image_vec *vec = ctx->vec;
+	struct ol_device_image *img;
+
+	if (vec->n == vec->alloc) {
+		vec->alloc = vec->alloc ? 2 * vec->alloc : 4;
+		vec->v = ol_xrealloc(vec->v, vec->alloc * sizeof(*vec->v));
+	}
+	img = &vec->v[vec->n++];
+	memset(img, 0, sizeof(*img));
+	img->bin = *bin;
+	img->owner = ctx->obj;
+	img->loc = ctx->base;
+	img->loc.offset = offset;
+	img->loc.has_offset = 1;
+}
+
+int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
+			    const uint8_t *data, size_t size, const char *section)
+{
+	struct section_ctx ctx = { .obj = obj, .vec = vec, .base = ol_object_loc(obj) };
+
+	ctx.base.section = section;
+	return ol_offload_section_parse(data, size, &ctx.base, &ol_link_arena, add_image, &ctx) < 0
+		       ? -1 : 0;
+}
+
+/* ---- host bitcode ------------------------------------------------------- */
+
+static void take_bc_symbols(struct ol_symtab *out, const struct ol_bc_symbol *syms, size_t n)
+{
+	out->v = n ? ol_arena_alloc(&ol_link_arena, n * sizeof(*out->v)) : NULL;
+	out->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ol_symbol *sym;
+
+		if (!syms[i].name || !syms[i].name[0])
+			continue;
+		sym = &out->v[out->n++];
+		sym->name = ol_arena_strdup(&ol_link_arena, syms[i].name);
+		sym->defined = syms[i].defined;
+		sym->weak = syms[i].weak;
+		sym->hidden = syms[i].hidden;
+		sym->common = syms[i].common;
+	}
+}
+
+/* Offloading data and symbols of a host bitcode file come from the backend
+ * in one call; the symbols are kept so ol_object_symbols needs no second
+ * trip.  The section buffers are copied to the arena because the images
+ * point into them for the rest of the link. */
+static int scan_bitcode(struct ol_object *obj, struct ol_image_vec *vec)
+{
+	const struct ol_backend *be = ol_backend_get();
+	struct ol_loc loc = ol_object_loc(obj);
+	struct ol_bc_info info;
+	char *err = NULL;
+	int status = 0;
+
+	if (!be)
+		return -1;   /* the loader said why */
+	memset(&info, 0, sizeof(info));
+	if (be->bitcode_info(obj->data, obj->size, obj->display, &info, &err) != 0) {
+		ol_error_at(&loc, "cannot read bitcode: %s", err ? err : "unknown error");
+		free(err);
+		return -1;
+	}
+	take_bc_symbols(&obj->host_symbols, info.symbols, info.nsymbols);
+	obj->symbols_read = 1;
+	obj->clang_major = info.clang_major;
+	obj->entries_abi = info.entries_abi;
+	for (size_t i = 0; i < info.noffload_sections; i++) {
+		const struct ol_buffer *sec = &info.offload_sections[i];
+		uint8_t *copy;
+
+		if (!sec->size)
+			continue;
+		copy = ol_arena_alloc(&ol_link_arena, sec->size);
+		memcpy(copy, sec->data, sec->size);
+		if (ol_scan_offload_section(obj, vec, copy, sec->size, ".llvm.offloading") < 0)
+			status = -1;
+	}
+	be->bitcode_info_free(&info);
+	return status;
+}
+
+/* ---- objects and archives ---------------------------------------------- */
+
+/* A file seen before on the line: its record is shared. */
+struct seen_file {
+	const struct ol_mapped_file *mf;
+	enum ol_input_kind kind;
+	struct ol_object *object;
+	struct ol_archive *archive;
+};
+
+struct scan_state {
+	struct ol_inputs *in;
+	struct seen_file *seen;     /* open addressing on the mapping's address */
+	size_t seen_cap, seen_count;
+	int failed;                 /* something was reported */
+};
+
+static size_t seen_slot(const struct scan_state *st, const struct ol_mapped_file *mf)
+{
+	size_t h = (size_t)((uintptr_t)mf >> 4) * 0x9e3779b97f4a7c15ull;
+	size_t i = h & (st->seen_cap - 1);
+
+	while (st->seen[i].mf && st->seen[i].mf != mf)
+		i = (i + 1) & (st->seen_cap - 1);
+	return i;
+}
+
+static struct seen_file *seen_lookup(struct scan_state *st, const struct ol_mapped_file *mf)
+{
+	struct seen_file *slot;
+
+	if (2 * (st->seen_count + 1) > st->seen_cap) {
+		struct seen_file *old = st->seen;
+		size_t old_cap = st->seen_cap;
+
+		st->seen_cap = old_cap ? 2 * old_cap : 64;
+		st->seen = ol_xcalloc(st->seen_cap, sizeof(*st->seen));
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].mf)
+				st->seen[seen_slot(st, old[i].mf)] = old[i];
+		free(old);
+	}
+	slot = &st->seen[seen_slot(st, mf)];
+	if (!slot->mf) {
+		slot->mf = mf;
+		st->seen_count++;
+	}
+	return slot;
+}
+
+static struct ol_object *new_object(const char *path, const char *member,
+				    const uint8_t *data, size_t size, enum ol_input_kind kind)
+{
+	struct ol_object *obj = ol_arena_alloc(&ol_link_arena, sizeof(*obj));
+
+	obj->path = path;
+	obj->member = member;
+	obj->display = member ? ol_arena_printf(&ol_link_arena, "%s(%s)", path, member) : path;
+	obj->kind = kind;
+	obj->data = data;
+	obj->size = size;
+	return obj;
+}
+
+/* Reads the offloading data of one object and folds it into the summary. */
+static void scan_object(struct scan_state *st, struct ol_object *obj)
+{
+	struct ol_image_vec vec = { NULL, 0, 0 };
+	struct ol_inputs *in = st->in;
+	int status;
+
+	switch (obj->kind) {
+	case OL_IN_OBJECT:
+	case OL_IN_EXEC:
+		status = ol_elf_scan(obj, &vec);
+		break;
+	case OL_IN_BITCODE:
+		in->any_bitcode = 1;
+		status = scan_bitcode(obj, &vec);
+		break;
+	case OL_IN_OFFLOAD_BINARY:
+		status = ol_scan_offload_section(obj, &vec, obj->data, obj->size, NULL);
+		break;
+	default:
+		/* Shared objects: their device code is registered by their own
+		 * constructors (19/22 skip them).  Others hold nothing for us. */
+		return;
+	}
+	if (status < 0)
+		st->failed = 1;
+	if (vec.n) {
+		obj->images = ol_arena_alloc(&ol_link_arena, vec.n * sizeof(*obj->images));
+		memcpy(obj->images, vec.v, vec.n * sizeof(*obj->images));
+		obj->nimages = vec.n;
+		in->nimages += vec.n;
+	}
+	free(vec.v);
+	if ((obj->nimages || obj->entries_abi) && obj->clang_major > in->clang_major)
+		in->clang_major = obj->clang_major;
+	/* Mixed inputs: the newest layout seen decides (the wrapper module
+	 * brackets one entries section). */
+	if (obj->entries_abi > in->entries_abi)
+		in->entries_abi = obj->entries_abi;
+}
+
+struct member_list {
+	struct scan_state *st;
+	struct ol_archive *archive;
+	struct ol_object **v;
+	size_t n, alloc;
+};
+
+static void scan_member(void *ctx, const struct ol_ar_member *member)
+{
+	struct member_list *list = ctx;
+	enum ol_input_kind kind = ol_identify(member->data, member->size);
+	struct ol_object *obj;
+
+	/* Host linkers do not load archives nested in archives. */
+	if (kind == OL_IN_ARCHIVE)
+		kind = OL_IN_OTHER;
+	obj = new_object(list->archive->path, member->name, member->data, member->size, kind);
+	obj->archive = list->archive;
+	obj->member_offset = member->header_offset;
+	scan_object(list->st, obj);
+	if (obj->nimages)
+		list->archive->has_offloading = 1;
+	if (list->n == list->alloc) {
+		list->alloc = list->alloc ? 2 * list->alloc : 16;
+		list->v = ol_xrealloc(list->v, list->alloc * sizeof(*list->v));
+	}
+	list->v[list->n++] = obj;
+}
+
+static struct ol_archive *scan_archive(struct scan_state *st, const char *path,
+				       const struct ol_mapped_file *mf)
+{
+	struct ol_archive *ar = ol_arena_alloc(&ol_link_arena, sizeof(*ar));
+	struct member_list list = { .st = st, .archive = ar };
+
+	ar->path = path;
+	ar->thin = !memcmp(mf->data, "!<thin>\n", 8);
+	if (ol_archive_walk(path, mf->data, mf->size, scan_member, &list) < 0)
+		st->failed = 1;
+	if (list.n) {
+		ar->members = ol_arena_alloc(&ol_link_arena, list.n * sizeof(*ar->members));
+		memcpy(ar->members, list.v, list.n * sizeof(*ar->members));
+		ar->nmembers = list.n;
+	}
+	free(list.v);
+	return ar;
+}
+
+/* Fills input->kind/object/archive for the file at input->path. */
+static void scan_file(struct scan_state *st, struct ol_input *input)
+{
+	const struct ol_mapped_file *mf = ol_map_file(input->path);
+	struct seen_file *seen;
+
+	if (!mf) {
+		switch (errno) {
+		case ENOENT: case ENOTDIR: case EISDIR: case ENAMETOOLONG: case ELOOP:
+			/* Stray words ("now" of "-z now"), directories: upstream
+			 * skips them, and the host linker has its own say. */
+			input->kind = OL_IN_MISSING;
+			break;
+		case EINVAL:
+			input->kind = OL_IN_OTHER;   /* not a regular file */
+			break;
+		default:
+			input->kind = OL_IN_MISSING;
+			ol_error("cannot open '%s': %s", input->path, strerror(errno));
+			st->failed = 1;
+			break;
+		}
+		return;
+	}
+	seen = seen_lookup(st, mf);
+	if (seen->kind != OL_IN_MISSING) {   /* mapped files are never MISSING: seen before */
+		input->kind = seen->kind;
+		input->object = seen->object;
+		input->archive = seen->archive;
+		return;
+	}
+
+	input->kind = ol_identify(mf->data, mf->size);
+	switch (input->kind) {
+	case OL_IN_ARCHIVE:
+		input->archive = scan_archive(st, input->path, mf);
+		break;
+	case OL_IN_OTHER:
+		break;
+	default:
+		input->object = new_object(input->path, NULL, mf->data, mf->size, input->kind);
+		scan_object(st, input->object);
+		break;
+	}
+	seen->kind = input->kind;
+	seen->object = input->object;
+	seen->archive = input->archive;
+}
+
+int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
+{
+	struct scan_state st = { .in = in };
+	struct ol_input *inputs = NULL;
+	size_t ninputs = 0, alloc = 0;
+	int whole_archive = 0, static_only = 0, group = 0, ngroups = 0;
+
+	memset(in, 0, sizeof(*in));
+	for (size_t i = 0; i < cl->nlink_items; i++) {
+		const struct ol_link_item *item = &cl->link_items[i];
+		struct ol_input *input;
+		const char *path = item->value;
+
+		switch (item->kind) {
+		case OL_LINK_WHOLE_ARCHIVE: whole_archive = 1; continue;
+		case OL_LINK_NO_WHOLE_ARCHIVE: whole_archive = 0; continue;
+		case OL_LINK_BSTATIC: static_only = 1; continue;
+		case OL_LINK_BDYNAMIC: static_only = 0; continue;
+		case OL_LINK_START_GROUP: group = ++ngroups; continue;
+		case OL_LINK_END_GROUP: group = 0; continue;
+		case OL_LINK_AS_NEEDED:
+		case OL_LINK_NO_AS_NEEDED:
+			continue;
+		case OL_LINK_LIBRARY:
+			path = ol_find_library(cl, item->value, static_only);
+			if (!path) {
+				ol_error("unable to find library -l%s", item->value);
+				st.failed = 1;
+				continue;
+			}
+			break;
+		case OL_LINK_FILE:
+			break;
+		}
+
+		if (ninputs == alloc) {
+			alloc = alloc ? 2 * alloc : 32;
+			inputs = ol_xrealloc(inputs, alloc * sizeof(*inputs));
+		}
+		input = &inputs[ninputs++];
+		memset(input, 0, sizeof(*input));
+		input->path = path;
+		input->spelling = item->kind == OL_LINK_LIBRARY
+					  ? ol_arena_printf(&ol_link_arena, "-l%s", item->value)
+					  : item->value;
+		input->whole_archive = whole_archive;
+		input->group = group;
+		input->link_item = i;
+		scan_file(&st, input);
+	}
+	if (ninputs) {
+		in->v = ol_arena_alloc(&ol_link_arena, ninputs * sizeof(*in->v));
+		memcpy(in->v, inputs, ninputs * sizeof(*in->v));
+		in->n = ninputs;
+	}
+	free(inputs);
+	free(st.seen);
+	return st.failed ? -1 : 0;
+}
+
+/* ---- symbols ------------------------------------------------------------- */
+
+const struct ol_symtab *ol_object_symbols(struct ol_object *obj)
+{
+	if (!obj->symbols_read) {
+		struct ol_loc loc = ol_object_loc(obj);
+
+		obj->symbols_read = 1;
+		switch (obj->kind) {
+		case OL_IN_OBJECT:
+		case OL_IN_SHARED:
+		case OL_IN_EXEC:
+			ol_elf_symbols(obj->data, obj->size, &loc, &obj->host_symbols);
+			break;
+		default:
+			/* Bitcode symbols arrive with the scan; a bitcode file
+			 * whose scan failed (reported) and everything else has
+			 * none. */
+			break;
+		}
+	}
+	return &obj->host_symbols;
+}
+
+const struct ol_symtab *ol_image_symbols(struct ol_device_image *img)
+{
+	const struct ol_backend *be;
+	struct ol_bc_symbol *syms = NULL;
+	size_t nsyms = 0;
+	char *err = NULL;
+
+	if (img->symbols_read)
+		return &img->symbols;
+	img->symbols_read = 1;
+	switch (ol_identify(img->bin.image, img->bin.image_size)) {
+	case OL_IN_OBJECT:
+	case OL_IN_SHARED:
+	case OL_IN_EXEC:
+		ol_elf_symbols(img->bin.image, img->bin.image_size, &img->loc, &img->symbols);
+		break;
+	case OL_IN_BITCODE:
+		be = ol_backend_get();
+		if (!be)
+			break;
+		if (be->bitcode_symbols(img->bin.image, img->bin.image_size, img->owner->display,
+					&syms, &nsyms, &err) != 0) {
+			ol_error_at(&img->loc, "cannot read device bitcode: %s",
+				    err ? err : "unknown error");
+			free(err);
+			break;
+		}
+		take_bc_symbols(&img->symbols, syms, nsyms);
+		for (size_t i = 0; i < nsyms; i++)
+			free(syms[i].name);
+		free(syms);
+		break;
+	default:
+		break;   /* PTX, fatbinaries, ...: no symbols to offer */
+	}
+	return &img->symbols;
+}

@@ -1,0 +1,81 @@
+/*
+ * scan_internal: the pieces of the input scanner (src/input/) shared between
+ * its files.  Not part of the public contract (that is offload/inputs.h).
+ *
+ *   scan.c        the walk over cl->link_items, classification, bitcode and
+ *                 raw offload binaries, lazy symbol tables
+ *   elf_object.c  ELF objects through libelf: offloading sections, .comment,
+ *                 entries sections, symbol tables
+ *   archive.c     the ar walker (GNU, BSD, thin)
+ *   libsearch.c   -l search, as the host linker does it
+ */
+#ifndef OFFLOAD_SCAN_INTERNAL_H
+#define OFFLOAD_SCAN_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "offload/inputs.h"
+
+struct ol_cmdline;
+
+/* Device images of one object, collected with malloc while the object is
+ * scanned, then moved to the arena by ol_object_take_images(). */
+struct ol_image_vec {
+	struct ol_device_image *v;
+	size_t n, alloc;
+};
+
+/* --- scan.c ---------------------------------------------------------------- */
+
+/* The location of an object as a whole (file and member). */
+struct ol_loc ol_object_loc(const struct ol_object *obj);
+
+/* Parses a section of concatenated offload binaries belonging to obj and
+ * appends its images to vec.  `section` names it in messages (NULL for a
+ * whole raw file).  Returns 0, or -1 after reporting the error. */
+int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
+			    const uint8_t *data, size_t size, const char *section);
+
+/* --- elf_object.c ---------------------------------------------------------- */
+
+/* Section headers only: appends the images of every SHT_LLVM_OFFLOADING or
+ * ".llvm.offloading" section to vec, and sets obj->entries_abi and, for
+ * objects that carry offloading data, obj->clang_major.  Returns 0, or -1
+ * after reporting the error. */
+int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec);
+
+/* Global and weak symbols of an ELF file: .symtab of a relocatable object,
+ * .dynsym of a shared object, .symtab (else .dynsym) of an executable.
+ * Arrays come from the link arena.  Returns 0, or -1 after reporting the
+ * error at `loc` (out is then empty). */
+int ol_elf_symbols(const uint8_t *data, size_t size, const struct ol_loc *loc,
+		   struct ol_symtab *out);
+
+/* --- archive.c ------------------------------------------------------------- */
+
+struct ol_ar_member {
+	const char *name;         /* member name (arena), path for thin members */
+	uint64_t header_offset;   /* offset of the member header in the archive */
+	const uint8_t *data;      /* contents: inside the archive, or the mapped file of a thin member */
+	size_t size;
+};
+
+typedef void (*ol_ar_member_fn)(void *ctx, const struct ol_ar_member *member);
+
+/* Calls fn for each member in order, skipping symbol tables and the GNU
+ * long-name table.  A thin archive's members are mapped from their own
+ * files (relative to the archive's directory); one that cannot be mapped is
+ * reported and skipped.  A malformed header or truncated member is reported
+ * with the archive and offset and ends the walk.  Returns 0, or -1 if
+ * anything was reported. */
+int ol_archive_walk(const char *path, const uint8_t *data, size_t size,
+		    ol_ar_member_fn fn, void *ctx);
+
+/* --- libsearch.c ----------------------------------------------------------- */
+
+/* Finds -l<name> ("foo" or ":file") in cl->lib_paths; lib<name>.so before
+ * lib<name>.a in each directory unless static_only.  Returns an arena path,
+ * or NULL if no directory has it. */
+const char *ol_find_library(const struct ol_cmdline *cl, const char *name, int static_only);
+
+#endif
