@@ -64,6 +64,10 @@ int ol_target_ids_compatible(const char *triple_a, const char *arch_a,
  * Returns 0, or -1 after every failing job's diagnostics were printed. */
 int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx);
 
+/* --override-image: groups whose linked image is the given file (no scan,
+ * no device link). */
+int ol_groups_from_override_images(const struct ol_cmdline *cl, struct ol_groups *out);
+
 /* A target family. */
 struct ol_target {
 	const char *name;              /* "cpu", "nvptx", "amdgpu" */

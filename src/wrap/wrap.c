@@ -66,12 +66,14 @@ static int wrap_openmp(const struct ol_groups *groups, const struct ol_link_cont
 		const char *arch = ctx->flavor >= OL_FLAVOR_22 && strcmp(g->arch, "generic") == 0 ? ""
 											   : g->arch;
 		struct ol_offload_string strings[2] = { { "triple", g->triple }, { "arch", arch } };
+		/* An --override-image file without a CPU name carries no "arch", as upstream. */
+		size_t nstrings = g->nimages == 0 && !*arch ? 1 : 2;
 		struct ol_offload_binary_desc desc = {
 			.image_kind = ctx->cl->embed_bitcode ? OL_IMG_BITCODE : OL_IMG_OBJECT,
 			.offload_kind_raw = ol_offload_kind_encode(OL_OFK_OPENMP, ctx->flavor),
 			.flags = 0,
 			.strings = strings,
-			.nstrings = 2,
+			.nstrings = nstrings,
 			.image = g->linked.data,
 			.image_size = g->linked.size,
 		};

@@ -86,6 +86,27 @@ static int finish(struct ol_cmdline *cl, int status)
 	return status;
 }
 
+static int link_override_images(struct ol_cmdline *cl)
+{
+	struct ol_inputs no_inputs;
+	struct ol_groups groups;
+	struct ol_wrapped wrapped;
+	struct ol_link_context ctx;
+
+	memset(&no_inputs, 0, sizeof(no_inputs));
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cl = cl;
+	ctx.in = &no_inputs;
+	ctx.flavor = cl->flavor != OL_FLAVOR_AUTO ? cl->flavor : OL_FLAVOR_22;
+	ctx.exe_name = base_name(cl->output);
+	if (ol_groups_from_override_images(cl, &groups) < 0)
+		ol_checkpoint();
+	if (ol_wrap_all(&groups, &ctx, &wrapped) < 0)
+		ol_checkpoint();
+	cl->flavor = ctx.flavor;
+	return ol_host_link(cl, wrapped.objects);
+}
+
 int main(int argc, char **argv)
 {
 	struct ol_cmdline cl;
@@ -106,11 +127,15 @@ int main(int argc, char **argv)
 	ol_timer_begin("Execute linker wrapper");
 	hand_llvm_options_to_backend(&cl);
 
+	/* --override-image replaces scanning and device linking (19, 22). */
+	if (cl.override_image.nr)
+		return finish(&cl, link_override_images(&cl));
+
 	ol_timer_begin("Scan inputs");
 	end_stage(ol_inputs_scan(&cl, &in));
 
 	/* Nothing to offload: the host link alone, with nothing loaded or written. */
-	if (in.nimages == 0 && cl.override_image.nr == 0) {
+	if (in.nimages == 0) {
 		ol_timer_begin("Execute host linker");
 		status = ol_host_link(&cl, NULL);
 		ol_timer_end();
