@@ -1,0 +1,138 @@
+/*
+ * Private interface between the files of the LLVM backend module
+ * (offload-link-llvm.so).  Nothing here is visible outside the module: it is
+ * built with hidden visibility and exports only offload_link_backend().
+ *
+ * Conventions shared by every file of the module:
+ *   - everything handed back to the executable is malloc'd (backend.h);
+ *   - an error is a malloc'd message in *err, returned as -1;
+ *   - every call that touches IR creates its own LLVMContext and installs a
+ *     struct ol_be_diag on it, so two threads never share LLVM state and an
+ *     LLVM error never reaches the default handler (which exits the process).
+ */
+#ifndef OFFLOAD_BACKEND_IMPL_H
+#define OFFLOAD_BACKEND_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "offload/backend.h"
+
+#if defined(__GNUC__)
+#define OL_BE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define OL_BE_PRINTF(f, a)
+#endif
+
+/* --- messages (common.c) ------------------------------------------------ */
+
+/* A growing, malloc'd message: several LLVM diagnostics become one *err. */
+struct ol_be_msg {
+	char *text;
+	size_t len;
+	int failed_alloc;
+};
+
+void ol_be_msg_addf(struct ol_be_msg *msg, const char *fmt, ...) OL_BE_PRINTF(2, 3);
+/* Moves the text into *err (or a fixed message if nothing was collected)
+ * and returns -1, so callers can write `return ol_be_msg_fail(...)`. */
+int ol_be_msg_fail(struct ol_be_msg *msg, char **err, const char *fallback);
+void ol_be_msg_release(struct ol_be_msg *msg);
+
+/* *err = formatted malloc'd message; returns -1. */
+int ol_be_fail(char **err, const char *fmt, ...) OL_BE_PRINTF(2, 3);
+/* Consumes an LLVMErrorRef into *err with a prefix; returns -1. */
+int ol_be_fail_llvm_error(char **err, LLVMErrorRef e, const char *what);
+
+char *ol_be_strdup(const char *s);
+char *ol_be_strndup(const char *s, size_t n);
+
+/* The program name used for warnings LLVM reports (set by init). */
+const char *ol_be_progname(void);
+void ol_be_set_progname(const char *argv0);
+
+/* --- diagnostics of one context (common.c) ------------------------------- */
+
+/* Errors are collected (prefixed with `module` when set); warnings, notes and
+ * remarks go to stderr at once, as upstream prints them. */
+struct ol_be_diag {
+	struct ol_be_msg errors;
+	const char *module;             /* input being parsed/linked, may be NULL */
+	int nerrors;
+};
+
+/* A fresh context with `diag` installed as its diagnostic handler. */
+LLVMContextRef ol_be_context_create(struct ol_be_diag *diag);
+
+/* --- targets and code generation (codegen.c) ----------------------------- */
+
+/* Registers every target built into libLLVM, once per process. */
+void ol_be_init_targets(void);
+
+/* A PIC target machine for `triple`; NULL with *err when the target is not
+ * registered. */
+LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
+					  const char *features,
+					  LLVMCodeGenOptLevel level, char **err);
+
+/* Runs codegen on `mod` and copies the result into a malloc'd buffer. */
+int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType type,
+	       struct ol_buffer *out, char **err);
+
+/* Turns llvm.global_ctors/dtors into .init_array.N/.fini_array.N entries
+ * for ELF CPU targets (see codegen.c for why). */
+void ol_be_lower_structors(LLVMModuleRef mod);
+
+/* Copies an LLVM string (e.g. LLVMPrintModuleToString) into malloc'd memory
+ * and disposes the original. */
+char *ol_be_take_message(char *llvm_message);
+
+/* --- the entry points (one file each) ------------------------------------ */
+
+int ol_be_bitcode_info(const uint8_t *data, size_t size, const char *name,
+		       struct ol_bc_info *out, char **err);
+void ol_be_bitcode_info_free(struct ol_bc_info *info);
+int ol_be_bitcode_symbols(const uint8_t *data, size_t size, const char *name,
+			  struct ol_bc_symbol **syms, size_t *nsyms, char **err);
+int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
+int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
+	       char **ir_text, char **err);
+
+/* --- wrapper modules (wrap_openmp.c, wrap_cuda_hip.c) -------------------- */
+
+/* Fill `mod` (fresh, with its triple set) with the registration code. */
+int ol_be_wrap_openmp(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
+int ol_be_wrap_cuda_hip(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
+
+/* Shared by the wrapper builders (wrap_common.c). */
+enum ol_be_objfmt { OL_BE_ELF, OL_BE_COFF, OL_BE_MACHO };
+enum ol_be_objfmt ol_be_object_format(const char *triple);
+
+struct ol_be_entry_array {
+	LLVMTypeRef entry_type;         /* %struct.__tgt_offload_entry (or 16's name) */
+	LLVMValueRef begin, end;        /* __start_<sec> / __stop_<sec> */
+};
+/* getOffloadEntryArray() of the flavor: the bracketing globals of section
+ * `section` and, on ELF, the dummy that forces the linker to define them. */
+void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
+		       const char *dummy_name_16, struct ol_be_entry_array *out);
+/* appendToGlobalCtors / appendToGlobalDtors / appendToCompilerUsed for a
+ * module that has none yet. */
+void ol_be_append_structor(LLVMModuleRef mod, const char *array_name, LLVMValueRef fn,
+			   unsigned priority);
+void ol_be_append_compiler_used(LLVMModuleRef mod, LLVMValueRef gv);
+/* getOrInsertFunction(): the declaration `name` of type `fn_type`. */
+LLVMValueRef ol_be_get_function(LLVMModuleRef mod, const char *name, LLVMTypeRef fn_type);
+/* An internal function with section ".text.startup", as every wrapper
+ * constructor/destructor has. */
+LLVMValueRef ol_be_startup_function(LLVMModuleRef mod, const char *name, LLVMTypeRef fn_type);
+/* A [N x i8] constant holding `size` bytes (zeroinitializer when all zero,
+ * as ConstantDataArray does). */
+LLVMValueRef ol_be_byte_array(LLVMContextRef ctx, const uint8_t *data, size_t size,
+			      char **err);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * wrap_common: the pieces every registration module is built from, written
+ * after llvm/lib/Frontend/Offloading/Utility.cpp (19, 22), the 16-era
+ * clang/tools/clang-linker-wrapper/OffloadWrapper.cpp, and
+ * llvm/lib/Transforms/Utils/ModuleUtils.cpp (appendToGlobalCtors,
+ * appendToCompilerUsed).  Creation order matters: it is the order
+ * --print-wrapped-module prints, which tests compare against upstream.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_impl.h"
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+/* Triple::getDefaultFormat(), reduced to what the wrapper distinguishes. */
+enum ol_be_objfmt ol_be_object_format(const char *triple)
+{
+	const char *vendor, *os;
+	size_t len = strlen(triple);
+
+	/* An explicit object format in the environment wins (x86_64-pc-windows-elf). */
+	if (ends_with(triple, len, "-elf"))
+		return OL_BE_ELF;
+	if (ends_with(triple, len, "-macho"))
+		return OL_BE_MACHO;
+	if (ends_with(triple, len, "-coff"))
+		return OL_BE_COFF;
+	vendor = strchr(triple, '-');
+	if (!vendor)
+		return OL_BE_ELF;
+	vendor++;
+	os = strchr(vendor, '-');
+	os = os ? os + 1 : "";
+	if (starts_with(vendor, "apple-") || starts_with(os, "darwin") ||
+	    starts_with(os, "macos") || starts_with(os, "ios") || starts_with(os, "tvos") ||
+	    starts_with(os, "watchos") || starts_with(os, "xros") || starts_with(os, "driverkit"))
+		return OL_BE_MACHO;
+	if (starts_with(os, "windows") || starts_with(os, "win32") || starts_with(os, "uefi"))
+		return OL_BE_COFF;
+	return OL_BE_ELF;
+}
+
+static LLVMTypeRef entry_type(LLVMContextRef ctx, int flavor)
+{
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+	LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(ctx);
+	LLVMTypeRef type;
+
+	if (flavor >= 22) {
+		/* llvm::offloading::EntryTy: { Reserved, Version, Kind, Flags,
+		 * Address, SymbolName, Size, Data, AuxAddr } */
+		LLVMTypeRef fields[] = {i64, i16, i16, i32, ptr, ptr, i64, i64, ptr};
+
+		type = LLVMStructCreateNamed(ctx, "struct.__tgt_offload_entry");
+		LLVMStructSetBody(type, fields, 9, 0);
+	} else {
+		/* { addr, name, size, flags, reserved } */
+		LLVMTypeRef fields[] = {ptr, ptr, i64, i32, i32};
+
+		type = LLVMStructCreateNamed(ctx, flavor == 16 ? "__tgt_offload_entry"
+							      : "struct.__tgt_offload_entry");
+		LLVMStructSetBody(type, fields, 5, 0);
+	}
+	return type;
+}
+
+static LLVMValueRef add_hidden_external(LLVMModuleRef mod, LLVMTypeRef type, const char *name)
+{
+	LLVMValueRef gv = LLVMAddGlobal(mod, type, name);
+
+	LLVMSetGlobalConstant(gv, 1);
+	LLVMSetVisibility(gv, LLVMHiddenVisibility);
+	return gv;
+}
+
+static char *concat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 1);
+
+	if (s) {
+		memcpy(s, a, la);
+		memcpy(s + la, b, lb + 1);
+	}
+	return s;
+}
+
+/* Names here are short and fixed ("__start_" + a section name we chose), so
+ * a stack buffer is enough; longer ones would be a bug in this file. */
+#define OL_BE_NAME_MAX 128
+
+static const char *join(char buf[OL_BE_NAME_MAX], const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la + lb + 1 > OL_BE_NAME_MAX)
+		lb = OL_BE_NAME_MAX - 1 - la;
+	memcpy(buf, a, la);
+	memcpy(buf + la, b, lb);
+	buf[la + lb] = '\0';
+	return buf;
+}
+
+void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
+		       const char *dummy_name_16, struct ol_be_entry_array *out)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	enum ol_be_objfmt format = ol_be_object_format(LLVMGetTarget(mod));
+	char name[OL_BE_NAME_MAX];
+	LLVMTypeRef array_type;
+	LLVMValueRef dummy;
+
+	out->entry_type = entry_type(ctx, flavor);
+	array_type = LLVMArrayType2(out->entry_type, 0);
+
+	if (flavor == 16) {
+		/* 16: scalar-typed bounds, and an *external* hidden dummy, which
+		 * is why two 16 wrapper objects collide (issue #77018). */
+		out->begin = add_hidden_external(mod, out->entry_type, join(name, "__start_", section));
+		out->end = add_hidden_external(mod, out->entry_type, join(name, "__stop_", section));
+		dummy = LLVMAddGlobal(mod, array_type, dummy_name_16);
+		LLVMSetGlobalConstant(dummy, 1);
+		LLVMSetInitializer(dummy, LLVMConstNull(array_type));
+		LLVMSetSection(dummy, section);
+		LLVMSetVisibility(dummy, LLVMHiddenVisibility);
+		return;
+	}
+
+	out->begin = add_hidden_external(mod, array_type, join(name, "__start_", section));
+	out->end = add_hidden_external(mod, array_type, join(name, "__stop_", section));
+	if (format == OL_BE_COFF) {
+		/* No __start_/__stop_ from the COFF linker: define them, weak,
+		 * in sections that sort around the entries ($OE). */
+		LLVMSetLinkage(out->begin, LLVMWeakODRLinkage);
+		LLVMSetLinkage(out->end, LLVMWeakODRLinkage);
+		LLVMSetInitializer(out->begin, LLVMConstNull(array_type));
+		LLVMSetInitializer(out->end, LLVMConstNull(array_type));
+	}
+	if (format == OL_BE_ELF) {
+		/* The linker defines __start_/__stop_ only when the section
+		 * exists; the empty dummy makes sure it does. */
+		dummy = LLVMAddGlobal(mod, array_type, join(name, "__dummy.", section));
+		LLVMSetGlobalConstant(dummy, 1);
+		LLVMSetLinkage(dummy, LLVMInternalLinkage);
+		LLVMSetInitializer(dummy, LLVMConstNull(array_type));
+		LLVMSetSection(dummy, section);
+		if (flavor >= 22)
+			LLVMSetAlignment(dummy, 8);
+		ol_be_append_compiler_used(mod, dummy);
+	} else {
+		char *begin_section = concat(section, "$OA");
+		char *end_section = concat(section, "$OZ");
+
+		/* On allocation failure the sections stay unset: the object
+		 * still links, only the entry order is not guaranteed. */
+		if (begin_section)
+			LLVMSetSection(out->begin, begin_section);
+		if (end_section)
+			LLVMSetSection(out->end, end_section);
+		free(begin_section);
+		free(end_section);
+	}
+}
+
+void ol_be_append_structor(LLVMModuleRef mod, const char *array_name, LLVMValueRef fn,
+			   unsigned priority)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+	LLVMTypeRef fields[] = {LLVMInt32TypeInContext(ctx), ptr, ptr};
+	LLVMTypeRef elem = LLVMStructTypeInContext(ctx, fields, 3, 0);
+	LLVMValueRef vals[] = {LLVMConstInt(fields[0], priority, 0), fn, LLVMConstPointerNull(ptr)};
+	LLVMValueRef entry = LLVMConstStructInContext(ctx, vals, 3, 0);
+	LLVMValueRef gv = LLVMAddGlobal(mod, LLVMArrayType2(elem, 1), array_name);
+
+	LLVMSetLinkage(gv, LLVMAppendingLinkage);
+	LLVMSetInitializer(gv, LLVMConstArray2(elem, &entry, 1));
+}
+
+void ol_be_append_compiler_used(LLVMModuleRef mod, LLVMValueRef used)
+{
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod), 0);
+	LLVMValueRef gv = LLVMAddGlobal(mod, LLVMArrayType2(ptr, 1), "llvm.compiler.used");
+
+	LLVMSetLinkage(gv, LLVMAppendingLinkage);
+	LLVMSetInitializer(gv, LLVMConstArray2(ptr, &used, 1));
+	LLVMSetSection(gv, "llvm.metadata");
+}
+
+LLVMValueRef ol_be_get_function(LLVMModuleRef mod, const char *name, LLVMTypeRef fn_type)
+{
+	LLVMValueRef fn = LLVMGetNamedFunction(mod, name);
+
+	return fn ? fn : LLVMAddFunction(mod, name, fn_type);
+}
+
+LLVMValueRef ol_be_startup_function(LLVMModuleRef mod, const char *name, LLVMTypeRef fn_type)
+{
+	LLVMValueRef fn = LLVMAddFunction(mod, name, fn_type);
+
+	LLVMSetLinkage(fn, LLVMInternalLinkage);
+	LLVMSetSection(fn, ".text.startup");
+	return fn;
+}
+
+LLVMValueRef ol_be_byte_array(LLVMContextRef ctx, const uint8_t *data, size_t size, char **err)
+{
+#if OL_LLVM_MAJOR >= 19
+	(void)err;
+	return LLVMConstStringInContext2(ctx, (const char *)data, size, 1);
+#else
+	if (size > UINT_MAX) {
+		ol_be_fail(err, "device image of %zu bytes is too large", size);
+		return NULL;
+	}
+	return LLVMConstStringInContext(ctx, (const char *)data, (unsigned)size, 1);
+#endif
+}
