@@ -1,0 +1,89 @@
+"""Generators for the link benchmarks (used by bench/run.py).
+
+Each writes C sources into a directory and compiles them to objects with a
+given clang, two compiles at a time by default.  The sources are
+deterministic, so the same parameters give the same objects.
+"""
+
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+
+def _compile_all(jobs, cmds):
+    def run(cmd):
+        subprocess.run(cmd, check=True)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for future in [pool.submit(run, cmd) for cmd in cmds]:
+            future.result()
+
+
+def host_units(outdir, clang, units, jobs):
+    """`units` plain C files, each with a few functions calling the previous
+    unit, plus main.c calling the last one: a host link with many objects and
+    no offloading data.  Returns the object paths, main.o first."""
+    os.makedirs(outdir, exist_ok=True)
+    sources = []
+    for u in range(units):
+        path = os.path.join(outdir, "unit%03d.c" % u)
+        lines = []
+        if u > 0:
+            lines.append("int unit%03d_f2(int);" % (u - 1))
+        for f in range(3):
+            body = "x * %d + %d" % (f + 2, u)
+            if u > 0 and f == 2:
+                body = "unit%03d_f2(x) + %s" % (u - 1, body)
+            lines.append("int unit%03d_f%d(int x) { return %s; }" % (u, f, body))
+        lines.append("const char unit%03d_name[] = \"unit %d\";" % (u, u))
+        with open(path, "w") as out:
+            out.write("\n".join(lines) + "\n")
+        sources.append(path)
+    main = os.path.join(outdir, "main.c")
+    with open(main, "w") as out:
+        out.write("#include <stdio.h>\nint unit%03d_f2(int);\n"
+                  "int main(void) { printf(\"%%d\\n\", unit%03d_f2(1)); return 0; }\n"
+                  % (units - 1, units - 1))
+    sources.insert(0, main)
+    objects = [s[:-2] + ".o" for s in sources]
+    _compile_all(jobs, [[clang, "-O1", "-c", s, "-o", o] for s, o in zip(sources, objects)])
+    return objects
+
+
+def offload_units(outdir, clang, units, kernels, jobs):
+    """`units` C files with `kernels` target regions each (and a declare
+    target helper), compiled for x86_64-unknown-linux-gnu offloading, plus
+    main.c running one kernel of every unit.  Returns the object paths, main.o
+    first."""
+    os.makedirs(outdir, exist_ok=True)
+    sources = []
+    for u in range(units):
+        path = os.path.join(outdir, "kern%03d.c" % u)
+        lines = ["#pragma omp declare target",
+                 "static int helper%03d(int x) { return x * %d + 1; }" % (u, u % 7 + 2),
+                 "#pragma omp end declare target"]
+        for k in range(kernels):
+            lines += [
+                "int kern%03d_%d(int n) {" % (u, k),
+                "  int sum = 0;",
+                "#pragma omp target map(tofrom: sum)",
+                "  for (int i = 0; i < n; i++) sum += helper%03d(i + %d);" % (u, k),
+                "  return sum;",
+                "}",
+            ]
+        with open(path, "w") as out:
+            out.write("\n".join(lines) + "\n")
+        sources.append(path)
+    main = os.path.join(outdir, "main.c")
+    with open(main, "w") as out:
+        out.write("#include <stdio.h>\n")
+        for u in range(units):
+            out.write("int kern%03d_0(int);\n" % u)
+        out.write("int main(void) {\n  long total = 0;\n")
+        for u in range(units):
+            out.write("  total += kern%03d_0(4);\n" % u)
+        out.write("  printf(\"%ld\\n\", total);\n  return 0;\n}\n")
+    sources.insert(0, main)
+    objects = [s[:-2] + ".o" for s in sources]
+    flags = ["-O1", "-fopenmp", "-fopenmp-targets=x86_64-unknown-linux-gnu"]
+    _compile_all(jobs, [[clang] + flags + ["-c", s, "-o", o] for s, o in zip(sources, objects)])
+    return objects

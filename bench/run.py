@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Link-time and memory comparison of offload-link with upstream's
+clang-linker-wrapper, in the same run on the same machine.
+
+  bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7] [--only host|offload]
+
+(a) host: a plain host link of many objects with no offloading data, the
+    link CMake sends through the wrapper for every C/C++ target once clang is
+    told to use it.  ld run directly, offload-link, and upstream 19 and 22,
+    all with the same ld arguments (--linker-path=/usr/bin/ld).
+(b) offload: a CPU-offload link (x86_64-unknown-linux-gnu device) of
+    --units translation units with --kernels target regions each, compiled by
+    clang 19: offload-link against upstream 19 with the command line clang 19
+    gives the wrapper, and the floor: the linker commands offload-link runs
+    (device shared object, host executable), replayed alone.
+
+Runs of the variants alternate (ABC ABC ...) after one warm-up round, so
+drifts in machine load touch all of them alike.  Reported: median and minimum
+wall time, the ratio of medians to the baseline, and the median peak RSS of
+the process tree (wait4's ru_maxrss: the largest single process).  No
+assertions: the numbers are for reading.
+"""
+
+import argparse
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen  # noqa: E402
+
+HOST_TRIPLE = "x86_64-pc-linux-gnu"
+LD = "/usr/bin/ld"
+
+
+def driver_commands(argv):
+    """The commands clang would run (clang -###), as argv lists."""
+    proc = subprocess.run(argv + ["-###"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                          text=True, check=True)
+    return [shlex.split(line) for line in proc.stderr.splitlines() if line.startswith(' "')]
+
+
+def measure(cmd, cwd):
+    """Wall seconds, peak RSS in KiB, and an error text or None."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            tail = err.read().decode(errors="replace").strip().splitlines()[-3:]
+            return elapsed, usage.ru_maxrss, "exit %d: %s" % (proc.returncode, " | ".join(tail))
+    return elapsed, usage.ru_maxrss, None
+
+
+def measure_sequence(cmds, cwd):
+    """Several commands one after another: summed time, largest RSS."""
+    total, peak = 0.0, 0
+    for cmd in cmds:
+        elapsed, rss, error = measure(cmd, cwd)
+        total += elapsed
+        peak = max(peak, rss)
+        if error:
+            return total, peak, error
+    return total, peak, None
+
+
+def compare(title, variants, baseline, reps, cwd):
+    """variants: [(name, [cmd, ...])]; prints a table of medians."""
+    print("\n## %s\n" % title)
+    times = {name: [] for name, _ in variants}
+    rss = {name: [] for name, _ in variants}
+    failed = {}
+    for rep in range(reps + 1):
+        for name, cmds in variants:
+            if name in failed:
+                continue
+            elapsed, peak, error = measure_sequence(cmds, cwd)
+            if error:
+                failed[name] = error
+                continue
+            if rep > 0:  # round 0 warms the page cache
+                times[name].append(elapsed)
+                rss[name].append(peak)
+    base = statistics.median(times[baseline]) if times.get(baseline) else None
+    print("| variant | median ms | min ms | vs %s | peak RSS MiB |" % baseline)
+    print("|---|---:|---:|---:|---:|")
+    for name, _ in variants:
+        if name in failed:
+            print("| %s | failed: %s | | | |" % (name, failed[name][:160]))
+            continue
+        med = statistics.median(times[name])
+        ratio = "%.2fx" % (med / base) if base else "-"
+        print("| %s | %.1f | %.1f | %s | %.1f |" % (name, med * 1e3, min(times[name]) * 1e3, ratio,
+                                                   statistics.median(rss[name]) / 1024))
+    return times, failed
+
+
+def upstream_wrappers(versions):
+    found = []
+    for version in versions:
+        path = "/usr/lib/llvm-%s/bin/clang-linker-wrapper" % version
+        if os.access(path, os.X_OK):
+            found.append(("upstream %s" % version, path))
+        else:
+            print("(no %s: install clang-tools-%s)" % (path, version))
+    return found
+
+
+def bench_host(args, tool, work):
+    objdir = os.path.join(work, "host-%d" % args.units)
+    stamp = os.path.join(objdir, "done")
+    if not os.path.exists(stamp):
+        print("generating and compiling %d host units ..." % args.units, flush=True)
+        objects = gen.host_units(objdir, args.clang, args.units, args.jobs)
+        with open(stamp, "w") as out:
+            out.write("\n".join(objects))
+    with open(stamp) as inp:
+        objects = inp.read().split("\n")
+    out = os.path.join(objdir, "app")
+    link = [c for c in driver_commands([args.clang] + objects + ["-o", out])
+            if os.path.basename(c[0]) == "ld"]
+    if not link:
+        sys.exit("bench: clang -### printed no ld command")
+    ld_args = link[-1][1:]
+    wrapper_args = ["--host-triple=" + HOST_TRIPLE, "--linker-path=" + LD] + ld_args
+    variants = [("ld", [[LD] + ld_args]), ("offload-link", [[tool] + wrapper_args])]
+    for name, path in upstream_wrappers(("19", "22")):
+        variants.append((name, [[path] + wrapper_args]))
+    compare("(a) host link, %d objects, no offloading data" % (args.units + 1), variants, "ld",
+            args.reps, objdir)
+
+
+def replayable_link_commands(tool, wrapper_args, cwd):
+    """Runs offload-link once with --save-temps and -v in cwd and returns the
+    linker commands it printed: they can be replayed, since --save-temps
+    keeps the files they read."""
+    proc = subprocess.run([tool, "--save-temps", "--wrapper-verbose"] + wrapper_args, cwd=cwd,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0:
+        return None, proc.stdout.strip().splitlines()[-3:]
+    cmds = []
+    for line in proc.stdout.splitlines():
+        if not line.startswith(' "') and not line.startswith('"'):
+            continue
+        argv = shlex.split(line)
+        if os.path.basename(argv[0]) in ("ld", "ld.bfd", "ld.gold", "ld.lld", "lld"):
+            cmds.append(argv)
+    return cmds, None
+
+
+def bench_offload(args, tool, work):
+    objdir = os.path.join(work, "offload-%d-%d" % (args.units, args.kernels))
+    stamp = os.path.join(objdir, "done")
+    if not os.path.exists(stamp):
+        print("generating and compiling %d offloading units x %d kernels with %s ..."
+              % (args.units, args.kernels, args.clang), flush=True)
+        objects = gen.offload_units(objdir, args.clang, args.units, args.kernels, args.jobs)
+        with open(stamp, "w") as out:
+            out.write("\n".join(objects))
+    with open(stamp) as inp:
+        objects = inp.read().split("\n")
+    out = os.path.join(objdir, "app")
+    flags = ["-fopenmp", "-fopenmp-targets=x86_64-unknown-linux-gnu"]
+    wrapper = [c for c in driver_commands([args.clang] + flags + objects + ["-o", out])
+               if os.path.basename(c[0]) == "clang-linker-wrapper"]
+    if not wrapper:
+        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
+    wrapper_args = wrapper[-1][1:]
+    variants = [("offload-link", [[tool] + wrapper_args])]
+    for name, path in upstream_wrappers(("19",)):
+        variants.append((name, [[path] + wrapper_args]))
+
+    floor_dir = os.path.join(objdir, "floor")
+    shutil.rmtree(floor_dir, ignore_errors=True)
+    os.makedirs(floor_dir)
+    floor, error = replayable_link_commands(tool, wrapper_args, floor_dir)
+    if floor:
+        variants.append(("floor: its %d ld runs alone" % len(floor), floor))
+        baseline = variants[-1][0]
+    else:
+        print("(no floor: offload-link --save-temps -v failed or printed no linker command%s)"
+              % (": " + " | ".join(error) if error else ""))
+        baseline = "offload-link"
+    times, failed = compare("(b) CPU-offload link, %d units x %d kernels (clang 19 objects)"
+                            % (args.units, args.kernels), variants, baseline, args.reps, floor_dir)
+    if "upstream 19" in times and "offload-link" not in failed and "upstream 19" not in failed:
+        ours = statistics.median(times["offload-link"])
+        theirs = statistics.median(times["upstream 19"])
+        print("\noffload-link takes %.2fx the time of upstream 19 (%.1f ms vs %.1f ms)"
+              % (ours / theirs, ours * 1e3, theirs * 1e3))
+
+
+def main():
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", default=os.path.join(repo, "build"),
+                        help="offload-link build tree (default: build)")
+    parser.add_argument("--work", help="where objects go (default: <build>/bench)")
+    parser.add_argument("--clang", default="clang-19")
+    parser.add_argument("--units", type=int, default=200)
+    parser.add_argument("--kernels", type=int, default=5)
+    parser.add_argument("--reps", type=int, default=7, help="timed runs of each variant")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
+                        help="parallel compiles while generating")
+    parser.add_argument("--only", choices=("host", "offload"))
+    args = parser.parse_args()
+
+    tool = os.path.join(os.path.abspath(args.build), "bin", "offload-link")
+    if not os.access(tool, os.X_OK):
+        sys.exit("bench: no %s (build first: scripts/bootstrap.sh)" % tool)
+    work = os.path.abspath(args.work or os.path.join(args.build, "bench"))
+    os.makedirs(work, exist_ok=True)
+    print("# offload-link link benchmark\n\n%d cores, %s, %s, %d timed runs per variant after one "
+          "warm-up round" % (os.cpu_count() or 0, args.clang, tool, args.reps))
+    if args.only in (None, "host"):
+        bench_host(args, tool, work)
+    if args.only in (None, "offload"):
+        bench_offload(args, tool, work)
+
+
+if __name__ == "__main__":
+    main()

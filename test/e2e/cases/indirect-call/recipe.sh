@@ -1,0 +1,6 @@
+# clang: 19
+# clang 16 rejects the indirect clause.
+compile ops.c
+compile main.c
+link -o indirect-call main.o ops.o
+check indirect-call

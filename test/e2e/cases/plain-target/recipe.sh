@@ -1,0 +1,3 @@
+compile main.c
+link -o plain main.o
+check plain

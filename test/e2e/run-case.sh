@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# run-case.sh: build one end-to-end case with a real clang, link it through a
+# given clang-linker-wrapper, run it on libomptarget's CPU "device" and check
+# its output.
+#
+#   run-case.sh --clang 19|16 --case <cases/NAME> --work <dir>
+#               --wrapper-dir <dir holding clang-linker-wrapper, or "upstream">
+#               --shim <tmpfile-redirect.so> [--omp16 <unpacked clang-16 runtime root>]
+#
+# The case directory holds its sources, expected.txt (the program's exact
+# standard output) and recipe.sh, a few lines of shell run in <work> with the
+# helpers below.  A recipe line "# clang: 19" limits the case to those
+# versions (the CMake side reads it too).
+#
+# Helpers for recipes ($SRC is the case directory):
+#   compile  <src> [flags...]    clang-N with the offloading flags, -c, output <stem>.o
+#   compilexx <src> [flags...]   the same with clang++-N
+#   link     -o <out> [args...]  clang-N with the offloading flags and -B <wrapper-dir>;
+#                                fails unless clang ran <wrapper-dir>/clang-linker-wrapper
+#   linkxx   -o <out> [args...]  the same with clang++-N
+#   archive  <lib.a> <objs...>   llvm-ar rcs
+#   show <cmd...>                echo a command the recipe runs itself
+#   fail <message>               stop the case as failed
+#   $CLANG $CLANGXX              clang-N, clang++-N
+#   $wrapper                     the clang-linker-wrapper under test, for direct runs
+#   $runtime_libdir              the matching libomptarget's directory
+#   $LLD                         this release's ld.lld, for "-fuse-ld=lld --ld-path=$LLD"
+#                                (a bare -fuse-ld=lld may find another release's lld, whose
+#                                LTO cannot read this clang's bitcode)
+#   check    <program> [expected-file]
+#                                run it with the matching libomptarget, OMP_TARGET_OFFLOAD=
+#                                MANDATORY, compare stdout with expected.txt (or the file
+#                                given) exactly and require exit status 0
+#
+# --wrapper-dir upstream links through /usr/lib/llvm-N/bin/clang-linker-wrapper
+# (from a -B directory of its own), to check the cases themselves.
+#
+# Exit status: 0 pass, 1 fail, 77 skipped (this clang or its runtime is absent).
+set -euo pipefail
+
+usage() {
+	sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+clang_version='' case_dir='' work='' wrapper_dir='' shim='' omp16=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--clang) clang_version=$2; shift 2 ;;
+	--case) case_dir=$2; shift 2 ;;
+	--work) work=$2; shift 2 ;;
+	--wrapper-dir) wrapper_dir=$2; shift 2 ;;
+	--shim) shim=$2; shift 2 ;;
+	--omp16) omp16=$2; shift 2 ;;
+	*) usage ;;
+	esac
+done
+if [ -z "$clang_version" ] || [ -z "$case_dir" ] || [ -z "$work" ] || [ -z "$wrapper_dir" ] || [ -z "$shim" ]; then
+	usage
+fi
+
+case $work in /*) ;; *) work=$PWD/$work ;; esac
+SRC=$(cd "$case_dir" && pwd)
+case_name=$(basename "$SRC")
+upstream=0
+if [ "$wrapper_dir" = upstream ]; then
+	upstream=1
+	wrapper_dir=$work/upstream-bin
+fi
+wrapper=$wrapper_dir/clang-linker-wrapper
+
+skip() {
+	echo "SKIPPED: $*"
+	exit 77
+}
+fail() {
+	echo "FAILED [clang-$clang_version $case_name]: $*" >&2
+	exit 1
+}
+
+CLANG=clang-$clang_version
+CLANGXX=clang++-$clang_version
+LLD=/usr/lib/llvm-$clang_version/bin/ld.lld
+command -v "$CLANG" >/dev/null || skip "$CLANG is not installed"
+[ $upstream -eq 1 ] || [ -x "$wrapper" ] || fail "no executable $wrapper"
+[ -r "$shim" ] || fail "no $shim"
+[ -x "$LLD" ] || skip "lld-$clang_version is not installed"
+
+offload_flags=(-fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu)
+case $clang_version in
+19)
+	runtime_libdir=/usr/lib/llvm-19/lib
+	[ -e "$runtime_libdir/libomptarget.so" ] || skip "libomp-19-dev / libomp5-19 are not installed"
+	;;
+16)
+	# clang 16 still uses the old offloading driver for OpenMP unless asked,
+	# and that one never runs clang-linker-wrapper.  Its runtime is the
+	# unpacked copy from scripts/bootstrap.sh (it conflicts with 19's package).
+	offload_flags+=(--offload-new-driver)
+	[ -n "$omp16" ] || skip "no --omp16 root given"
+	runtime_libdir=$omp16/usr/lib/llvm-16/lib
+	[ -e "$runtime_libdir/libomptarget.so" ] ||
+		skip "clang-16 OpenMP runtime not unpacked in $omp16 (run scripts/bootstrap.sh --deps-only)"
+	offload_flags+=(-I "$runtime_libdir/clang/16/include" -L "$runtime_libdir")
+	;;
+*) fail "unsupported clang version $clang_version" ;;
+esac
+
+if grep -q '^# clang:' "$SRC/recipe.sh" &&
+	! grep '^# clang:' "$SRC/recipe.sh" | grep -qw "$clang_version"; then
+	skip "case $case_name is not for clang-$clang_version"
+fi
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+if [ $upstream -eq 1 ]; then
+	upstream_wrapper=/usr/lib/llvm-$clang_version/bin/clang-linker-wrapper
+	[ -x "$upstream_wrapper" ] || skip "no $upstream_wrapper (clang-tools-$clang_version)"
+	mkdir -p "$wrapper_dir"
+	ln -s "$upstream_wrapper" "$wrapper"
+fi
+echo "case $case_name, clang-$clang_version, wrapper $wrapper -> $(readlink -f "$wrapper")"
+
+# Echo each command as it runs, so a failing ctest log shows what happened.
+show() {
+	printf '+'
+	printf ' %q' "$@"
+	printf '\n'
+}
+
+compile_with() {
+	local driver=$1 src=$2
+	shift 2
+	local base
+	base=$(basename "$src")
+	show "$driver" "${offload_flags[@]}" -c "$SRC/$src" -o "${base%.*}.o" "$@"
+	"$driver" "${offload_flags[@]}" -c "$SRC/$src" -o "${base%.*}.o" "$@" ||
+		fail "compiling $src"
+}
+compile() { compile_with "$CLANG" "$@"; }
+compilexx() { compile_with "$CLANGXX" "$@"; }
+
+link_count=0
+link_with() {
+	local driver=$1
+	shift
+	link_count=$((link_count + 1))
+	local log=link$link_count.log
+	show "$driver" "${offload_flags[@]}" -B "$wrapper_dir" -v "$@"
+	if ! "$driver" "${offload_flags[@]}" -B "$wrapper_dir" -v "$@" >"$log" 2>&1; then
+		cat "$log"
+		fail "link failed (log above, also in $work/$log)"
+	fi
+	# clang -v prints each command it runs; the link must have gone through
+	# the wrapper under test, not the one installed next to clang.
+	if ! grep -qF "\"$wrapper\" " "$log"; then
+		cat "$log"
+		fail "clang did not run $wrapper (log above)"
+	fi
+}
+link() { link_with "$CLANG" "$@"; }
+linkxx() { link_with "$CLANGXX" "$@"; }
+
+archive() {
+	show llvm-ar rcs "$@"
+	rm -f "$1"
+	"/usr/lib/llvm-$clang_version/bin/llvm-ar" rcs "$@" || fail "llvm-ar $*"
+}
+
+check() {
+	local program=$1 expected=${2:-$SRC/expected.txt}
+	# A private directory for the device images the CPU plugin writes; its
+	# name is short enough for the plugin's 20-byte template (see the shim).
+	local imgdir status=0
+	imgdir=$(mktemp -d /tmp/XXXXXX)
+	show "./$program"
+	OL_TMPFILE_DIR=$imgdir LD_PRELOAD=$shim OMP_TARGET_OFFLOAD=MANDATORY \
+		LD_LIBRARY_PATH=$runtime_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		"./$program" >"$program.out" 2>"$program.err" || status=$?
+	rm -rf "$imgdir"
+	cat "$program.out"
+	cat "$program.err" >&2
+	if [ $status -ne 0 ]; then
+		fail "$program exited with status $status"
+	fi
+	if ! diff -u "$expected" "$program.out"; then
+		fail "$program printed something else than $(basename "$expected") (diff above)"
+	fi
+}
+
+# shellcheck source=/dev/null
+. "$SRC/recipe.sh"
+echo "PASSED: clang-$clang_version $case_name"

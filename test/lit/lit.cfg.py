@@ -1,0 +1,76 @@
+# lit configuration for offload-link's tool tests.
+#
+# Run through ctest (one entry per test file), or by hand:
+#   lit -sv --param ol_site_config=<build>/test/lit/lit.site.cfg.py test/lit[/file.test]
+#   lit -sv <build>/test/lit        (the generated site file loads this one)
+#
+# Substitutions: %offload-link, %clang-linker-wrapper (the same program under
+# clang's name), %libexecdir (the -B directory), %backend (offload-link-llvm.so),
+# %clang16 %clang19 %clang22, %clangxx16 %clangxx19 %clangxx22,
+# %upstream-wrapper16/19/22, %llvm22bin, %omp16dir, %omp19libdir.
+# Features: clang16 clang19 clang22 (each clang present), upstream-wrapper-16/19/22,
+# omp16-runtime, omp19-runtime.
+
+import os
+import shutil
+
+import lit.formats
+
+# Launched on a source file (as ctest does) lit finds this file first: read
+# the build's facts from the site file named by --param ol_site_config.
+if not hasattr(config, "ol_binary_dir"):
+    site = lit_config.params.get("ol_site_config")
+    if not site:
+        lit_config.fatal("no site configuration: pass --param ol_site_config="
+                         "<build>/test/lit/lit.site.cfg.py, or run lit on <build>/test/lit")
+    config.ol_loading_main_config = True
+    lit_config.load_config(config, site)
+
+config.name = "offload-link"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".c", ".ll"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+
+# Tools first from LLVM 22 (FileCheck, not, split-file, llvm-objdump,
+# llvm-readelf, llvm-offload-binary), then the build's bin directory.
+path = os.pathsep.join([config.ol_llvm22_bindir,
+                        os.path.join(config.ol_binary_dir, "bin"),
+                        config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.environment["PATH"] = path
+config.environment["OFFLOAD_LINK_BACKEND"] = config.ol_backend
+# Messages and sorting must not depend on the caller's locale.
+config.environment["LC_ALL"] = "C"
+for passthrough in ("TMPDIR", "HOME"):
+    if passthrough in os.environ:
+        config.environment[passthrough] = os.environ[passthrough]
+
+subs = {
+    "%offload-link": config.ol_tool,
+    "%clang-linker-wrapper": os.path.join(config.ol_libexec_dir, "clang-linker-wrapper"),
+    "%libexecdir": config.ol_libexec_dir,
+    "%backend": config.ol_backend,
+    "%llvm22bin": config.ol_llvm22_bindir,
+    "%omp16dir": config.ol_omp16_root,
+    "%omp19libdir": "/usr/lib/llvm-19/lib",
+}
+
+for version in ("16", "19", "22"):
+    clang = shutil.which("clang-" + version)
+    if clang:
+        config.available_features.add("clang" + version)
+        subs["%clang" + version] = clang
+        subs["%clangxx" + version] = shutil.which("clang++-" + version) or clang
+    upstream = "/usr/lib/llvm-%s/bin/clang-linker-wrapper" % version
+    if os.access(upstream, os.X_OK):
+        config.available_features.add("upstream-wrapper-" + version)
+        subs["%upstream-wrapper" + version] = upstream
+
+if os.path.exists(os.path.join(config.ol_omp16_root, "usr/lib/llvm-16/lib/libomptarget.so")):
+    config.available_features.add("omp16-runtime")
+if os.path.exists("/usr/lib/llvm-19/lib/libomptarget.so"):
+    config.available_features.add("omp19-runtime")
+
+# Longest first, so no substitution eats the prefix of another
+# (%clang-linker-wrapper before anything starting with %clang).
+for key in sorted(subs, key=len, reverse=True):
+    config.substitutions.append((key, subs[key]))
