@@ -60,9 +60,17 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 int ol_target_ids_compatible(const char *triple_a, const char *arch_a,
 			     const char *triple_b, const char *arch_b);
 
+/* Warns about each --should-extract architecture (one per --offload-arch)
+ * for which no group links device code.  Call after ol_group_images(). */
+void ol_warn_unused_offload_archs(const struct ol_groups *groups,
+				  const struct ol_link_context *ctx);
+
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
  * Returns 0, or -1 after every failing job's diagnostics were printed. */
 int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx);
+
+/* Frees the linked images (the groups themselves live in the link arena). */
+void ol_groups_release(struct ol_groups *groups);
 
 /* --override-image: groups whose linked image is the given file (no scan,
  * no device link). */

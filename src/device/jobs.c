@@ -180,3 +180,12 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	}
 	return failed ? -1 : 0;
 }
+
+void ol_groups_release(struct ol_groups *groups)
+{
+	for (size_t i = 0; i < groups->n; i++) {
+		free(groups->v[i].linked.data);
+		groups->v[i].linked.data = NULL;
+		groups->v[i].linked.size = 0;
+	}
+}

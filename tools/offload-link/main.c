@@ -103,6 +103,7 @@ static int link_override_images(struct ol_cmdline *cl)
 		ol_checkpoint();
 	if (ol_wrap_all(&groups, &ctx, &wrapped) < 0)
 		ol_checkpoint();
+	ol_groups_release(&groups);
 	cl->flavor = ctx.flavor;
 	return ol_host_link(cl, wrapped.objects);
 }
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 	end_stage(ol_device_link_all(&groups, &ctx));
 	ol_timer_begin("Wrap bundled images");
 	end_stage(ol_wrap_all(&groups, &ctx, &wrapped));
+	ol_groups_release(&groups);
 
 	/* The host line is rendered with the table of the release we behave as. */
 	cl.flavor = ctx.flavor;
