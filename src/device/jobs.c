@@ -113,6 +113,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void *preload_backend(void *unused)
+{
+	(void)unused;
+	ol_backend_get();
+	return NULL;
+}
+
 static size_t job_count(const struct ol_cmdline *cl, size_t ngroups)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -142,6 +149,12 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 		for (size_t k = 0; k < groups->v[i].nimages; k++)
 			if (groups->v[i].images[k]->bin.image_kind == OL_IMG_BITCODE && !ol_backend_get())
 				return -1;
+
+	/* The wrap stage needs the backend; loading libLLVM takes ~10 ms, so do it
+	 * on another thread while the device linker processes run. */
+	pthread_t preload;
+	int preloading = !ol_backend_loaded() &&
+			 pthread_create(&preload, NULL, preload_backend, NULL) == 0;
 
 	memset(&pool, 0, sizeof(pool));
 	pool.groups = groups;
@@ -174,6 +187,8 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	if (pool.use_jobserver && pool.js.rfd == pool.js.wfd)
 		close(pool.js.rfd);
 
+	if (preloading)
+		pthread_join(preload, NULL);
 	for (size_t i = 0; i < groups->n; i++) {
 		failed |= groups->v[i].failed;
 		ol_diag_flush(&groups->v[i].diag);
