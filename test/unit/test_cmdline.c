@@ -17,17 +17,9 @@
 #include "offload/diag.h"
 #include "offload/strvec.h"
 
-static int failures;
-static const char *current_test;
+#include "check.h"
 
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__,   \
-				__LINE__, current_test, #cond);                      \
-			failures++;                                                  \
-		}                                                                    \
-	} while (0)
+
 
 #define CHECK_STR(got, want)                                                         \
 	do {                                                                         \

@@ -14,17 +14,9 @@
 #include "offload/inputs.h"
 #include "offload/resolve.h"
 
-static int failures;
-static const char *current_test;
+#include "check.h"
 
-#define CHECK(cond)                                                                  \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: %s: check failed: %s\n", __FILE__,   \
-				__LINE__, current_test, #cond);                      \
-			failures++;                                                  \
-		}                                                                    \
-	} while (0)
+
 
 #define NVPTX "nvptx64-nvidia-cuda"
 #define AMDGPU "amdgcn-amd-amdhsa"

@@ -25,15 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures;
+#include "check.h"
 
-#define CHECK(cond)                                                                    \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                    \
-		}                                                                      \
-	} while (0)
+
 
 static const char *fixtures;
 static char tmpdir[] = "/tmp/test_scan.XXXXXX";
