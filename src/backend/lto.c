@@ -109,6 +109,18 @@ static void internalize_one(LLVMValueRef gv, const struct preserve_set *preserve
 	LLVMSetVisibility(gv, LLVMDefaultVisibility);
 }
 
+/* clang 19 lists AMDGPU kernels in !nvvm.annotations; LLVM 22's bitcode reader
+ * upgrades those to the ptx_kernel calling convention even in amdgcn modules,
+ * and AMDGPU codegen then aborts.  They are AMDGPU kernels: say so. */
+enum { CC_PTX_KERNEL = 71, CC_AMDGPU_KERNEL = 91 };
+
+static void fix_amdgpu_kernel_calling_convention(LLVMModuleRef mod)
+{
+	for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+		if (LLVMGetFunctionCallConv(fn) == CC_PTX_KERNEL)
+			LLVMSetFunctionCallConv(fn, CC_AMDGPU_KERNEL);
+}
+
 static void internalize(LLVMModuleRef mod, const struct preserve_set *preserve)
 {
 	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
@@ -258,6 +270,8 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 	if (preserve_set_init(&preserve, req->preserve))
 		return ol_be_fail(err, "out of memory");
 	internalize(mod, &preserve);
+	if (strncmp(req->triple, "amdgcn", 6) == 0)
+		fix_amdgpu_kernel_calling_convention(mod);
 	free(preserve.names);
 
 	cpu = processor_of(req->cpu);

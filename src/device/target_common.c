@@ -93,6 +93,49 @@ int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx)
 	return debug;
 }
 
+static void push_feature_list(struct strvec *out, const char *list)
+{
+	while (list && *list) {
+		size_t len = strcspn(list, ",");
+		if (len)
+			strvec_pushf(out, "%.*s", (int)len, list);
+		list += len;
+		if (*list == ',')
+			list++;
+	}
+}
+
+/* "+xnack" and "-xnack" name the same feature. */
+static const char *feature_name(const char *feature)
+{
+	return *feature == '+' || *feature == '-' ? feature + 1 : feature;
+}
+
+char *ol_group_features(const struct ol_group *g, const char *extra)
+{
+	struct strvec all = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t i = 0; i < g->nimages; i++)
+		if (is_bitcode(g->images[i]))
+			push_feature_list(&all, ol_offload_binary_get(&g->images[i]->bin, "feature"));
+	push_feature_list(&all, extra);
+	/* One entry per feature name, the last occurrence winning, as upstream
+	 * de-duplicates the LTO attributes. */
+	for (size_t i = 0; i < all.nr; i++) {
+		int overridden = 0;
+		for (size_t k = i + 1; k < all.nr && !overridden; k++)
+			overridden = strcmp(feature_name(all.v[i]), feature_name(all.v[k])) == 0;
+		if (overridden)
+			continue;
+		if (out.len)
+			strbuf_addch(&out, ',');
+		strbuf_addstr(&out, all.v[i]);
+	}
+	strvec_release(&all);
+	return strbuf_detach(&out);
+}
+
 /* Symbols the LTO result must keep: what the group's native objects use. */
 static const char **symbols_needed_by_objects(const struct ol_group *g)
 {
@@ -115,8 +158,8 @@ static const char **symbols_needed_by_objects(const struct ol_group *g)
 	return out;
 }
 
-static int run_lto(struct ol_group *g, const struct ol_link_context *ctx, const char *cpu,
-		   struct strvec *files)
+static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
+		   const struct ol_lto_settings *lto, struct strvec *files)
 {
 	const struct ol_backend *be = ol_backend_get();
 	struct ol_lto_request req;
@@ -147,8 +190,8 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx, const 
 
 	memset(&req, 0, sizeof(req));
 	req.triple = g->triple;
-	req.cpu = cpu;
-	req.features = "";
+	req.cpu = lto->cpu ? lto->cpu : "";
+	req.features = lto->features ? lto->features : "";
 	req.opt_level = ol_group_opt_level(g, ctx);
 	req.debug = ol_group_debug(g, ctx);
 	req.modules = modules;
@@ -158,6 +201,7 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx, const 
 	req.preserve = symbols_needed_by_objects(g);
 	req.whole_program = n == g->nimages;
 	req.save_temps_prefix = save_prefix;
+	req.emit_assembly = lto->emit_assembly;
 
 	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s at -O%d", n, n == 1 ? "" : "s",
 		      g->triple, *g->arch ? " " : "", g->arch, req.opt_level);
@@ -167,7 +211,8 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx, const 
 			 g->arch, err ? err : "unknown error");
 		free(err);
 	} else {
-		path = ol_temp_write(prefix, "o", out.data, out.size);
+		/* PTX is assembly: upstream names it "<exe>.<triple>.<arch>.s". */
+		path = ol_temp_write(prefix, lto->emit_assembly ? "s" : "o", out.data, out.size);
 		if (path)
 			strvec_push(files, path);
 		else
@@ -185,11 +230,19 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx, const 
 int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
 			    const char *cpu, struct strvec *files)
 {
+	struct ol_lto_settings lto = { cpu, "", 0, NULL };
+
+	return ol_group_prepare_lto_inputs(g, ctx, &lto, files);
+}
+
+int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
+				const struct ol_lto_settings *lto, struct strvec *files)
+{
 	int has_bitcode = 0;
 
 	for (size_t i = 0; i < g->nimages; i++)
 		has_bitcode |= is_bitcode(g->images[i]);
-	if (has_bitcode && run_lto(g, ctx, cpu, files) < 0)
+	if (has_bitcode && run_lto(g, ctx, lto, files) < 0)
 		return -1;
 
 	for (size_t i = 0; i < g->nimages; i++) {
@@ -202,7 +255,8 @@ int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ct
 		/* The device linker reads files: this is where an image is first copied. */
 		stem = image_stem(img);
 		prefix = ol_xasprintf("%s-%s-%s", stem, g->triple, g->arch);
-		path = ol_temp_write(prefix, "o", img->bin.image, img->bin.image_size);
+		path = ol_temp_write(prefix, lto->image_ext ? lto->image_ext(img) : "o",
+				     img->bin.image, img->bin.image_size);
 		free(stem);
 		free(prefix);
 		if (!path)

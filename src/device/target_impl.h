@@ -6,6 +6,8 @@
 #include "offload/strvec.h"
 
 int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx);
+int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx);
+int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx);
 
 /* Shared steps of every family. */
 
@@ -17,6 +19,24 @@ char *ol_group_output_prefix(const struct ol_group *g, const struct ol_link_cont
  * file, appending its path.  Returns 0 or -1 (reported). */
 int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
 			    const char *cpu, struct strvec *files);
+/* How a family wants its group's bitcode compiled and its other images
+ * written out (ol_group_prepare_lto_inputs). */
+struct ol_lto_settings {
+	const char *cpu;            /* processor for the backend, "" for none */
+	const char *features;       /* "+a,-b" or "" */
+	int emit_assembly;          /* NVPTX: LTO writes PTX, "<exe>.<triple>.<arch>.s" */
+	/* Extension of a non-bitcode image's file (the device linker may go
+	 * by it); NULL: "o". */
+	const char *(*image_ext)(const struct ol_device_image *img);
+};
+/* ol_group_prepare_inputs with the family's LTO settings.  The LTO result
+ * comes first in `files` ("<exe>.<triple>.<arch>.s" with emit_assembly). */
+int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
+				const struct ol_lto_settings *lto, struct strvec *files);
+/* The "feature" strings of the group's bitcode images, then `extra` (may be
+ * NULL), merged: one entry per feature name, the last occurrence winning.
+ * Returns a malloc'd "+a,-b" ("" for none). */
+char *ol_group_features(const struct ol_group *g, const char *extra);
 /* Read a linked image back into g->linked (empty under --dry-run). */
 int ol_group_read_result(struct ol_group *g, const char *path);
 /* The -O level for device code: --opt-level (16/19) or -O<n> in

@@ -28,8 +28,20 @@ static int matches_cpu(const char *triple)
 	return 0;
 }
 
+static int matches_nvptx(const char *triple)
+{
+	return starts_with(triple, "nvptx64-") || starts_with(triple, "nvptx-");
+}
+
+static int matches_amdgpu(const char *triple)
+{
+	return starts_with(triple, "amdgcn-");
+}
+
 static const struct ol_target targets[] = {
 	{ "cpu", matches_cpu, ol_target_cpu_link },
+	{ "nvptx", matches_nvptx, ol_target_nvptx_link },
+	{ "amdgpu", matches_amdgpu, ol_target_amdgpu_link },
 };
 
 const struct ol_target *ol_target_for(const char *triple)

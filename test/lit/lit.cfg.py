@@ -70,6 +70,23 @@ if os.path.exists(os.path.join(config.ol_omp16_root, "usr/lib/llvm-16/lib/libomp
 if os.path.exists("/usr/lib/llvm-19/lib/libomptarget.so"):
     config.available_features.add("omp19-runtime")
 
+# GPU device links (target_nvptx.c, target_amdgpu.c): "cuda" when ptxas and
+# nvlink are in /usr/local/cuda/bin or on PATH (no GPU needed), "ld.lld" when
+# an ld.lld is there for AMDGPU code objects.
+def find_tool(name, dirs):
+    for d in dirs:
+        candidate = os.path.join(d, name)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which(name)
+
+if find_tool("ptxas", ["/usr/local/cuda/bin"]) and find_tool("nvlink", ["/usr/local/cuda/bin"]):
+    config.available_features.add("cuda")
+    subs["%cudapath"] = os.path.dirname(os.path.dirname(
+        find_tool("ptxas", ["/usr/local/cuda/bin"])))
+if find_tool("ld.lld", [config.ol_llvm22_bindir]):
+    config.available_features.add("ld.lld")
+
 # Longest first, so no substitution eats the prefix of another
 # (%clang-linker-wrapper before anything starting with %clang).
 for key in sorted(subs, key=len, reverse=True):

@@ -1,0 +1,305 @@
+/*
+ * The NVPTX target family (nvptx64-nvidia-cuda, arch sm_XX).  The device
+ * image is an executable cubin, what libomptarget's CUDA plugin and the CUDA
+ * runtime load.
+ *
+ * Bitcode (device code built with -foffload-lto, the OpenMP device runtime)
+ * goes through in-process LTO to PTX, which ptxas assembles into a
+ * relocatable cubin; nvlink then links it with the cubins clang compiled
+ * without LTO.  Upstream reaches the same two tools through the device clang
+ * and clang-nvlink-wrapper, two extra processes per group; the flags given
+ * to ptxas and nvlink are the ones those drivers give.
+ *
+ * The CUDA tools are looked up in --cuda-path (22 also passes it through
+ * --device-compiler), then /usr/local/cuda, then $PATH.
+ */
+#include "target_impl.h"
+#include "offload/diag.h"
+#include "offload/inputs.h"
+#include "offload/spawn.h"
+#include "offload/tempfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The CUDA installation the user named, or NULL: the last --cuda-path= of
+ * the group's --device-compiler values (22), else --cuda-path. */
+static char *named_cuda_path(const struct ol_group *g, const struct ol_link_context *ctx)
+{
+	struct strvec dev = STRVEC_INIT;
+	const char *found = ctx->cl->cuda_path;
+	char *path;
+
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
+	for (size_t i = 0; i < dev.nr; i++)
+		if (has_prefix(dev.v[i], "--cuda-path="))
+			found = dev.v[i] + strlen("--cuda-path=");
+	path = found && *found ? ol_xstrdup(found) : NULL;
+	strvec_release(&dev);
+	return path;
+}
+
+static char *find_cuda_program(const char *name, const struct ol_group *g,
+			       const struct ol_link_context *ctx)
+{
+	char *cuda = named_cuda_path(g, ctx);
+	char *named_bin = cuda ? ol_xasprintf("%s/bin", cuda) : NULL;
+	const char *dirs[] = { named_bin, "/usr/local/cuda/bin", NULL };
+	char *program = ol_find_program(name, named_bin ? dirs : dirs + 1);
+
+	if (!program && cuda)
+		ol_error("cannot find '%s' for the '%s' '%s' device link in '%s', "
+			 "/usr/local/cuda/bin or PATH", name, g->triple, g->arch, named_bin);
+	else if (!program)
+		ol_error("cannot find '%s' for the '%s' '%s' device link in /usr/local/cuda/bin "
+			 "or PATH; pass --cuda-path=<CUDA installation>", name, g->triple, g->arch);
+	free(named_bin);
+	free(cuda);
+	return program;
+}
+
+/* The lowest PTX ISA version (x10) each GPU accepts, as the NVPTX back
+ * end's processor table and ptxas require it; 0 for a GPU not listed. */
+static int min_ptx_for(const char *arch)
+{
+	static const struct { int sm, ptx; } table[] = {
+		{ 50, 40 }, { 52, 41 }, { 53, 42 }, { 60, 50 }, { 61, 50 }, { 62, 50 },
+		{ 70, 60 }, { 72, 61 }, { 75, 63 }, { 80, 70 }, { 86, 71 }, { 87, 74 },
+		{ 88, 90 }, { 89, 78 }, { 90, 78 }, { 100, 86 }, { 101, 86 }, { 103, 88 },
+		{ 110, 90 }, { 120, 87 }, { 121, 88 },
+	};
+	char *end;
+	long sm;
+
+	if (!has_prefix(arch, "sm_"))
+		return 0;
+	sm = strtol(arch + 3, &end, 10);
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (table[i].sm != sm)
+			continue;
+		/* Architecture-specific (sm_90a) and family (sm_100f) variants
+		 * came with PTX 8.0 and 8.8. */
+		if (strcmp(end, "a") == 0)
+			return table[i].ptx > 80 ? table[i].ptx : 80;
+		if (strcmp(end, "f") == 0)
+			return table[i].ptx > 88 ? table[i].ptx : 88;
+		return *end ? 0 : table[i].ptx;
+	}
+	return 0;
+}
+
+/* The images' features with one PTX version: the highest any image asks
+ * for, but never below what the GPU needs.  The OpenMP device runtime is
+ * built with +ptx63 for every GPU, and LLVM 22 stops with a fatal error on
+ * a PTX version its target cannot use, so "+ptx63" alone must become
+ * "+ptx70" for sm_80.  A GPU missing from the table keeps the features as
+ * they are. */
+static char *nvptx_features(const struct ol_group *g)
+{
+	char *merged = ol_group_features(g, NULL);
+	int min_ptx = min_ptx_for(g->arch), ptx = 0;
+	struct strbuf out = STRBUF_INIT;
+	const char *p = merged;
+
+	if (!min_ptx)
+		return merged;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		if (len > 4 && strncmp(p + 1, "ptx", 3) == 0) {
+			int version = atoi(p + 4);
+			if (*p == '+' && version > ptx)
+				ptx = version;
+		} else if (len) {
+			strbuf_addf(&out, "%s%.*s", out.len ? "," : "", (int)len, p);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	strbuf_addf(&out, "%s+ptx%d", out.len ? "," : "", ptx > min_ptx ? ptx : min_ptx);
+	free(merged);
+	return strbuf_detach(&out);
+}
+
+/* How each non-bitcode image is handed to the CUDA tools: nvlink goes by
+ * the file name, so a cubin must be called .cubin and a fat binary .fatbin;
+ * PTX text is named .s and assembled by ptxas first. */
+static const char *nvptx_image_ext(const struct ol_device_image *img)
+{
+	const uint8_t *p = img->bin.image;
+	uint64_t n = img->bin.image_size;
+
+	switch (img->bin.image_kind) {
+	case OL_IMG_PTX:
+		return "s";
+	case OL_IMG_FATBINARY:
+		return "fatbin";
+	case OL_IMG_OBJECT:
+	case OL_IMG_CUBIN:
+		return "cubin";
+	default:
+		break;
+	}
+	/* IMG_None: go by the bytes.  0xBA55ED50 is the fat binary magic. */
+	if (n >= 4 && p[0] == 0x50 && p[1] == 0xed && p[2] == 0x55 && p[3] == 0xba)
+		return "fatbin";
+	if (n >= 4 && memcmp(p, "\177ELF", 4) == 0)
+		return "cubin";
+	return "s";
+}
+
+/* clang's NVPTX assembler job: full debug info only without optimization,
+ * line tables otherwise; ptxas optimizes at -O3 unless told. */
+static int assemble_ptx(const struct ol_group *g, const struct ol_link_context *ctx,
+			const char *ptxas, const char *ptx, const char *cubin)
+{
+	struct strvec argv = STRVEC_INIT;
+	int level = ol_group_opt_level(g, ctx);
+	int debug = ol_group_debug(g, ctx);
+	int rc;
+
+	strvec_push(&argv, ptxas);
+	strvec_push(&argv, has_prefix(g->triple, "nvptx64") ? "-m64" : "-m32");
+	if (debug && level == 0) {
+		strvec_push(&argv, "-g");
+		strvec_push(&argv, "--dont-merge-basicblocks");
+		strvec_push(&argv, "--return-at-end");
+	} else {
+		strvec_pushf(&argv, "-O%d", level);
+		if (debug)
+			strvec_push(&argv, "-lineinfo");
+	}
+	if (ctx->cl->verbose)
+		strvec_push(&argv, "-v");
+	strvec_push(&argv, "--gpu-name");
+	strvec_push(&argv, g->arch);
+	strvec_push(&argv, "--output-file");
+	strvec_push(&argv, cubin);
+	strvec_push(&argv, ptx);
+	strvec_push(&argv, "-c");
+	strvec_push_all(&argv, &ctx->cl->ptxas_args);
+	rc = ol_spawn_checked(&argv);
+	strvec_release(&argv);
+	return rc;
+}
+
+static int link_cubins(const struct ol_group *g, const struct ol_link_context *ctx,
+		       const char *nvlink, const struct strvec *files, const char *out)
+{
+	struct strvec argv = STRVEC_INIT;
+	struct strvec extra = STRVEC_INIT;
+	int rc;
+
+	strvec_push(&argv, nvlink);
+	strvec_push(&argv, has_prefix(g->triple, "nvptx64") ? "-m64" : "-m32");
+	strvec_push(&argv, "-arch");
+	strvec_push(&argv, g->arch);
+	if (ol_group_debug(g, ctx) && ol_group_opt_level(g, ctx) == 0)
+		strvec_push(&argv, "-g");
+	if (ctx->cl->verbose)
+		strvec_push(&argv, "-v");
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, out);
+	strvec_push_all(&argv, files);
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_linker, g->triple, ctx->flavor, &extra);
+	strvec_push_all(&argv, &extra);
+	rc = ol_spawn_checked(&argv);
+	strvec_release(&extra);
+	strvec_release(&argv);
+	return rc;
+}
+
+/* The prefix a temp file was created with (tempfile.h): its base name
+ * without the extension and, outside --save-temps, without mkstemps'
+ * "-XXXXXX".  The cubin of "a.out.nvptx64-nvidia-cuda.sm_80.s" is then
+ * "a.out.nvptx64-nvidia-cuda.sm_80.cubin", as upstream's ptxas step. */
+static char *temp_prefix_of(const char *path, int save_temps)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+
+	if (!save_temps && len > 7 && base[len - 7] == '-')
+		len -= 7;
+	return ol_xstrndup(base, len);
+}
+
+/* Replaces every PTX file of `files` by the cubin ptxas makes of it. */
+static int assemble_all_ptx(const struct ol_group *g, const struct ol_link_context *ctx,
+			    struct strvec *files)
+{
+	char *ptxas = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < files->nr && rc == 0; i++) {
+		char *prefix;
+		const char *cubin;
+
+		if (!has_suffix(files->v[i], ".s"))
+			continue;
+		if (!ptxas && !(ptxas = find_cuda_program("ptxas", g, ctx)))
+			return -1;
+		prefix = temp_prefix_of(files->v[i], ctx->cl->save_temps);
+		cubin = ol_temp_create(prefix, "cubin", NULL);
+		free(prefix);
+		rc = cubin ? assemble_ptx(g, ctx, ptxas, files->v[i], cubin) : -1;
+		if (rc == 0) {
+			free(files->v[i]);
+			files->v[i] = ol_xstrdup(cubin);
+		}
+	}
+	free(ptxas);
+	return rc;
+}
+
+int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
+{
+	struct strvec files = STRVEC_INIT;
+	struct ol_lto_settings lto;
+	char *features = nvptx_features(g);
+	char *prefix = ol_group_output_prefix(g, ctx);
+	char *nvlink = NULL;
+	const char *out = NULL;
+	int rc;
+
+	if (!*g->arch) {
+		free(features);
+		free(prefix);
+		return ol_error("cannot link '%s' device code without an architecture (sm_XX)",
+				g->triple);
+	}
+	memset(&lto, 0, sizeof(lto));
+	lto.cpu = g->arch;
+	lto.features = features;
+	lto.emit_assembly = 1;
+	lto.image_ext = nvptx_image_ext;
+
+	rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
+	if (rc == 0)
+		rc = assemble_all_ptx(g, ctx, &files);
+	if (rc == 0 && !(nvlink = find_cuda_program("nvlink", g, ctx)))
+		rc = -1;
+	if (rc == 0 && !(out = ol_temp_create(prefix, "img", NULL)))
+		rc = -1;
+	if (rc == 0)
+		rc = link_cubins(g, ctx, nvlink, &files, out);
+	if (rc == 0)
+		rc = ol_group_read_result(g, out);
+	free(nvlink);
+	free(features);
+	free(prefix);
+	strvec_release(&files);
+	return rc;
+}
