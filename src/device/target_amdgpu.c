@@ -65,7 +65,6 @@ static int link_code_object(const struct ol_group *g, const struct ol_link_conte
 			    const char *lld, const struct strvec *files, const char *out)
 {
 	struct strvec argv = STRVEC_INIT;
-	struct strvec extra = STRVEC_INIT;
 	int rc;
 
 	strvec_push(&argv, lld);
@@ -74,10 +73,8 @@ static int link_code_object(const struct ol_group *g, const struct ol_link_conte
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, out);
 	strvec_push_all(&argv, files);
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_linker, g->triple, ctx->flavor, &extra);
-	strvec_push_all(&argv, &extra);
+	ol_group_push_device_linker_args(g, ctx, &argv, "");
 	rc = ol_spawn_checked(&argv);
-	strvec_release(&extra);
 	strvec_release(&argv);
 	return rc;
 }

@@ -292,3 +292,14 @@ int ol_group_read_result(struct ol_group *g, const char *path)
 	fclose(f);
 	return 0;
 }
+
+void ol_group_push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
+				      struct strvec *argv, const char *prefix)
+{
+	struct strvec extra = STRVEC_INIT;
+
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_linker, g->triple, ctx->flavor, &extra);
+	for (size_t i = 0; i < extra.nr; i++)
+		strvec_pushf(argv, "%s%s", prefix, extra.v[i]);
+	strvec_release(&extra);
+}

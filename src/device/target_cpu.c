@@ -143,17 +143,6 @@ static void push_host_libraries(const struct ol_link_context *ctx, struct strvec
 	}
 }
 
-static void push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
-				    struct strvec *argv, int wl)
-{
-	struct strvec extra = STRVEC_INIT;
-
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_linker, g->triple, ctx->flavor, &extra);
-	for (size_t i = 0; i < extra.nr; i++)
-		strvec_pushf(argv, "%s%s", wl ? "-Wl," : "", extra.v[i]);
-	strvec_release(&extra);
-}
-
 static int link_with_host_linker(struct ol_group *g, const struct ol_link_context *ctx,
 				 const struct strvec *files, const char *out)
 {
@@ -177,7 +166,7 @@ static int link_with_host_linker(struct ol_group *g, const struct ol_link_contex
 		strvec_push(&argv, "--no-undefined");
 	strvec_push_all(&argv, files);
 	push_host_libraries(ctx, &argv, 0);
-	push_device_linker_args(g, ctx, &argv, 0);
+	ol_group_push_device_linker_args(g, ctx, &argv, "");
 	if (crt.crtend)
 		strvec_push(&argv, crt.crtend);
 	if (crt.crtn)
@@ -208,7 +197,7 @@ static int link_with_clang(struct ol_group *g, const struct ol_link_context *ctx
 	strvec_push(&argv, "-Wl,-Bsymbolic");
 	strvec_push(&argv, "-shared");
 	push_host_libraries(ctx, &argv, 1);
-	push_device_linker_args(g, ctx, &argv, 1);
+	ol_group_push_device_linker_args(g, ctx, &argv, "-Wl,");
 	rc = ol_spawn_checked(&argv);
 	strvec_release(&argv);
 	free(clang);

@@ -37,6 +37,10 @@ int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context
  * NULL), merged: one entry per feature name, the last occurrence winning.
  * Returns a malloc'd "+a,-b" ("" for none). */
 char *ol_group_features(const struct ol_group *g, const char *extra);
+/* Append the --device-linker values for the group's triple, each after prefix
+ * ("" for a linker, "-Wl," for a compiler driver). */
+void ol_group_push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
+				      struct strvec *argv, const char *prefix);
 /* Read a linked image back into g->linked (empty under --dry-run). */
 int ol_group_read_result(struct ol_group *g, const char *path);
 /* The -O level for device code: --opt-level (16/19) or -O<n> in
