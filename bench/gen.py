@@ -87,3 +87,52 @@ def offload_units(outdir, clang, units, kernels, jobs):
     flags = ["-O1", "-fopenmp", "-fopenmp-targets=x86_64-unknown-linux-gnu"]
     _compile_all(jobs, [[clang] + flags + ["-c", s, "-o", o] for s, o in zip(sources, objects)])
     return objects
+
+
+GPU_ARCHS = ("sm_80", "sm_90", "gfx90a", "gfx942")
+
+
+def gpu_flags(archs, lto):
+    """clang 19 flags for an OpenMP GPU compile with its device runtime: the
+    NVPTX runtime bitcode from LLVM 19's lib directory; AMDGPU without ROCm's
+    device libraries, which these machines lack.  The link adds
+    -lomptarget.devicertl for both."""
+    flags = ["-fopenmp", "--offload-arch=" + ",".join(archs),
+             "--libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib",
+             "-Xopenmp-target=amdgcn-amd-amdhsa", "-nogpulib"]
+    if lto:
+        flags.append("-foffload-lto")
+    return flags
+
+
+def gpu_units(outdir, clang, units, archs, lto, jobs):
+    """`units` C files with one GPU kernel and one declare target global
+    each, plus main.c calling every kernel.  Returns the object paths, main.o
+    first."""
+    os.makedirs(outdir, exist_ok=True)
+    sources = []
+    for u in range(units):
+        path = os.path.join(outdir, "gpu%03d.c" % u)
+        with open(path, "w") as out:
+            out.write("#pragma omp declare target\n"
+                      "int gpu%03d_scale = %d;\n"
+                      "#pragma omp end declare target\n"
+                      "int gpu%03d(int *a, int n) {\n"
+                      "#pragma omp target teams distribute parallel for map(tofrom: a[0:n])\n"
+                      "  for (int i = 0; i < n; i++) a[i] += i * gpu%03d_scale;\n"
+                      "  return a[0];\n}\n" % (u, u % 5 + 1, u, u))
+        sources.append(path)
+    main = os.path.join(outdir, "main.c")
+    with open(main, "w") as out:
+        out.write("#include <stdio.h>\n")
+        for u in range(units):
+            out.write("int gpu%03d(int *, int);\n" % u)
+        out.write("int main(void) {\n  int a[16] = {0};\n  long total = 0;\n")
+        for u in range(units):
+            out.write("  total += gpu%03d(a, 16);\n" % u)
+        out.write("  printf(\"%ld\\n\", total);\n  return 0;\n}\n")
+    sources.insert(0, main)
+    objects = [s[:-2] + ".o" for s in sources]
+    flags = ["-O1"] + gpu_flags(archs, lto)
+    _compile_all(jobs, [[clang] + flags + ["-c", s, "-o", o] for s, o in zip(sources, objects)])
+    return objects

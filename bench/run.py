@@ -2,7 +2,9 @@
 """Link-time and memory comparison of offload-link with upstream's
 clang-linker-wrapper, in the same run on the same machine.
 
-  bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7] [--only host|offload]
+  bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7]
+               [--gpu-units 100] [--gpu-archs sm_80,sm_90,gfx90a,gfx942] [--gpu-lto]
+               [--only host|offload|gpu]
 
 (a) host: a plain host link of many objects with no offloading data, the
     link CMake sends through the wrapper for every C/C++ target once clang is
@@ -13,6 +15,11 @@ clang-linker-wrapper, in the same run on the same machine.
     clang 19: offload-link against upstream 19 with the command line clang 19
     gives the wrapper, and the floor: the linker commands offload-link runs
     (device shared object, host executable), replayed alone.
+(c) gpu: an OpenMP GPU link of --gpu-units translation units with one kernel
+    each for four architectures (sm_80, sm_90, gfx90a, gfx942), compiled by
+    clang 19 with its device runtime: offload-link against upstream 19 at its
+    default (one device link at a time) and with --wrapper-jobs=2.  Needs
+    CUDA's ptxas/nvlink; no GPU.
 
 Runs of the variants alternate (ABC ABC ...) after one warm-up round, so
 drifts in machine load touch all of them alike.  Reported: median and minimum
@@ -198,6 +205,41 @@ def bench_offload(args, tool, work):
               % (ours / theirs, ours * 1e3, theirs * 1e3))
 
 
+def bench_gpu(args, tool, work):
+    archs = args.gpu_archs.split(",")
+    lto = args.gpu_lto
+    objdir = os.path.join(work, "gpu-%d-%s%s" % (args.gpu_units, "-".join(archs), "-lto" if lto else ""))
+    stamp = os.path.join(objdir, "done")
+    if not os.path.exists(stamp):
+        print("generating and compiling %d GPU units for %s with %s ..."
+              % (args.gpu_units, ",".join(archs), args.clang), flush=True)
+        objects = gen.gpu_units(objdir, args.clang, args.gpu_units, archs, lto, args.jobs)
+        with open(stamp, "w") as out:
+            out.write("\n".join(objects))
+    with open(stamp) as inp:
+        objects = inp.read().split("\n")
+    out = os.path.join(objdir, "app")
+    wrapper = [c for c in driver_commands([args.clang] + gen.gpu_flags(archs, lto) + objects
+                                          + ["-o", out])
+               if os.path.basename(c[0]) == "clang-linker-wrapper"]
+    if not wrapper:
+        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
+    wrapper_args = wrapper[-1][1:]
+    variants = [("offload-link", [[tool] + wrapper_args])]
+    for name, path in upstream_wrappers(("19",)):
+        variants.append((name, [[path] + wrapper_args]))
+        variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
+    times, failed = compare("(c) GPU link, %d units x 1 kernel, %s%s (clang 19 objects, "
+                            "device runtime)" % (args.gpu_units, ", ".join(archs),
+                                                 ", -foffload-lto" if lto else ""),
+                            variants, "offload-link", args.gpu_reps, objdir)
+    ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
+    for name, _ in variants[1:]:
+        if ours and name not in failed and times.get(name):
+            print("upstream %s takes %.2fx the time of offload-link"
+                  % (name[len("upstream "):], statistics.median(times[name]) / ours))
+
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -210,7 +252,13 @@ def main():
     parser.add_argument("--reps", type=int, default=7, help="timed runs of each variant")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
                         help="parallel compiles while generating")
-    parser.add_argument("--only", choices=("host", "offload"))
+    parser.add_argument("--gpu-units", type=int, default=100)
+    parser.add_argument("--gpu-archs", default=",".join(gen.GPU_ARCHS))
+    parser.add_argument("--gpu-lto", action="store_true",
+                        help="compile the GPU units with -foffload-lto")
+    parser.add_argument("--gpu-reps", type=int, default=3,
+                        help="timed runs of each GPU variant (each takes seconds)")
+    parser.add_argument("--only", choices=("host", "offload", "gpu"))
     args = parser.parse_args()
 
     tool = os.path.join(os.path.abspath(args.build), "bin", "offload-link")
@@ -224,6 +272,8 @@ def main():
         bench_host(args, tool, work)
     if args.only in (None, "offload"):
         bench_offload(args, tool, work)
+    if args.only in (None, "gpu"):
+        bench_gpu(args, tool, work)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,9 @@ struct ol_lto_request {
 	int whole_program;
 	int emit_assembly;              /* PTX for NVPTX */
 	const char *save_temps_prefix;  /* write <prefix>.postlink.bc / .postopt.bc if set */
+	/* Called around each phase (link, optimize, codegen) for the time
+	 * trace: begin != 0 opens a scope named name, 0 closes it.  May be NULL. */
+	void (*phase)(const char *name, int begin);
 };
 
 enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4 };

@@ -161,6 +161,12 @@ static int save_bitcode(LLVMModuleRef mod, const char *prefix, const char *suffi
 	return rc;
 }
 
+static void phase(const struct ol_lto_request *req, const char *name, int begin)
+{
+	if (req->phase)
+		req->phase(name, begin);
+}
+
 static LLVMModuleRef parse_module(LLVMContextRef ctx, struct ol_be_diag *diag,
 				  const struct ol_lto_request *req, size_t i, char **err)
 {
@@ -290,14 +296,19 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 		LLVMSetModuleDataLayout(mod, layout);
 		LLVMDisposeTargetData(layout);
 	}
+	phase(req, "Optimize", 1);
 	rc = optimize(mod, tm, req, diag, err);
+	phase(req, "Optimize", 0);
 	if (rc == 0 && req->save_temps_prefix)
 		rc = save_bitcode(mod, req->save_temps_prefix, ".postopt.bc", err);
 	if (rc == 0 && uses_init_array(req->triple))
 		ol_be_lower_structors(mod);
-	if (rc == 0)
+	if (rc == 0) {
+		phase(req, "Code generation", 1);
 		rc = ol_be_emit(tm, mod, req->emit_assembly ? LLVMAssemblyFile : LLVMObjectFile,
 				out, err);
+		phase(req, "Code generation", 0);
+	}
 	if (rc == 0 && diag->nerrors) {
 		free(out->data);
 		out->data = NULL;
@@ -320,7 +331,9 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **er
 	if (!req || !req->triple || req->nmodules == 0 || !req->modules || !req->sizes)
 		return ol_be_fail(err, "LTO request without a triple or modules");
 	ctx = ol_be_context_create(&diag);
+	phase(req, "Link bitcode", 1);
 	mod = link_inputs(ctx, &diag, req, err);
+	phase(req, "Link bitcode", 0);
 	if (!mod) {
 		ol_be_msg_release(&diag.errors);
 		LLVMContextDispose(ctx);

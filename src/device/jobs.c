@@ -12,11 +12,13 @@
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
+#include "offload/timer.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,10 +91,15 @@ struct pool {
 
 static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 {
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
+	ol_timer_begin_detail("Link device image", what);
 	ol_diag_capture_begin(&g->diag);
 	if (g->target->link(g, ctx) < 0 || g->diag.errors)
 		g->failed = 1;
 	ol_diag_capture_end();
+	ol_timer_end();
 }
 
 static void *worker(void *arg)

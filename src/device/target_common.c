@@ -5,6 +5,7 @@
 #include "offload/inputs.h"
 #include "offload/spawn.h"
 #include "offload/tempfile.h"
+#include "offload/timer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -158,6 +159,14 @@ static const char **symbols_needed_by_objects(const struct ol_group *g)
 	return out;
 }
 
+static void trace_phase(const char *name, int begin)
+{
+	if (begin)
+		ol_timer_begin(name);
+	else
+		ol_timer_end();
+}
+
 static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		   const struct ol_lto_settings *lto, struct strvec *files)
 {
@@ -202,10 +211,13 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	req.whole_program = n == g->nimages;
 	req.save_temps_prefix = save_prefix;
 	req.emit_assembly = lto->emit_assembly;
+	req.phase = trace_phase;
 
 	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s at -O%d", n, n == 1 ? "" : "s",
 		      g->triple, *g->arch ? " " : "", g->arch, req.opt_level);
+	ol_timer_begin_detail("LTO", prefix);
 	rc = be->lto(&req, &out, &err);
+	ol_timer_end();
 	if (rc != 0) {
 		ol_error("device LTO for '%s%s%s' failed: %s", g->triple, *g->arch ? "' '" : "",
 			 g->arch, err ? err : "unknown error");

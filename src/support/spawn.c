@@ -1,6 +1,7 @@
 /* spawn: run programs with posix_spawn, echo them as upstream does.  See offload/spawn.h. */
 #include "offload/spawn.h"
 #include "offload/diag.h"
+#include "offload/timer.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -60,13 +61,19 @@ int ol_spawn_wait(const struct strvec *argv)
 	if (config.dry_run)
 		return 0;
 
+	ol_timer_begin_detail("Execute external command", argv->v[0]);
 	err = posix_spawn(&pid, argv->v[0], NULL, NULL, argv->v, environ);
-	if (err)
+	if (err) {
+		ol_timer_end();
 		return ol_error("unable to execute '%s': %s", argv->v[0], strerror(err));
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return ol_error("waiting for '%s': %s", argv->v[0], strerror(errno));
 	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ol_timer_end();
+			return ol_error("waiting for '%s': %s", argv->v[0], strerror(errno));
+		}
+	}
+	ol_timer_end();
 	if (WIFSIGNALED(status))
 		return ol_error("'%s' failed: killed by signal %d (%s)", base_name(argv->v[0]),
 				WTERMSIG(status), strsignal(WTERMSIG(status)));

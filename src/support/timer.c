@@ -4,26 +4,37 @@
 #include "offload/strvec.h"
 #include "offload/tempfile.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_EVENTS 256
+#define MAX_EVENTS 1024
 #define MAX_DEPTH 16
 
 struct event {
-	const char *name;
+	char name[48];
+	char detail[208];
+	int tid;
 	uint64_t start_us, dur_us;
 };
 
-static int enabled;
+/* Threads record into one table under a lock (a few dozen events a link);
+ * each thread keeps its own stack of open scopes. */
+static atomic_int enabled;
 static int granularity = 500;
 static uint64_t origin_us;
 static struct event events[MAX_EVENTS];
 static size_t nevents;
-static size_t open_stack[MAX_DEPTH];
-static size_t depth;
+static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int next_tid;
+
+static _Thread_local size_t open_stack[MAX_DEPTH];
+static _Thread_local size_t depth;
+static _Thread_local int thread_id = -1;
 
 static uint64_t now_us(void)
 {
@@ -34,27 +45,65 @@ static uint64_t now_us(void)
 
 void ol_timer_enable(int granularity_us)
 {
-	enabled = 1;
 	if (granularity_us >= 0)
 		granularity = granularity_us;
 	origin_us = now_us();
+	atomic_store(&enabled, 1);
+}
+
+static void begin(const char *name, const char *detail)
+{
+	size_t slot;
+
+	if (depth == MAX_DEPTH)
+		return;
+	if (thread_id < 0)
+		thread_id = atomic_fetch_add(&next_tid, 1);
+	pthread_mutex_lock(&events_lock);
+	slot = nevents < MAX_EVENTS ? nevents++ : MAX_EVENTS;
+	pthread_mutex_unlock(&events_lock);
+	if (slot == MAX_EVENTS)
+		return;
+	snprintf(events[slot].name, sizeof(events[slot].name), "%s", name);
+	snprintf(events[slot].detail, sizeof(events[slot].detail), "%s", detail ? detail : "");
+	events[slot].tid = thread_id;
+	events[slot].start_us = now_us() - origin_us;
+	events[slot].dur_us = UINT64_MAX;  /* still open */
+	open_stack[depth++] = slot;
 }
 
 void ol_timer_begin(const char *name)
 {
-	if (!enabled || nevents == MAX_EVENTS || depth == MAX_DEPTH)
-		return;
-	events[nevents].name = name;
-	events[nevents].start_us = now_us() - origin_us;
-	open_stack[depth++] = nevents++;
+	if (atomic_load(&enabled))
+		begin(name, NULL);
+}
+
+void ol_timer_begin_detail(const char *name, const char *detail)
+{
+	if (atomic_load(&enabled))
+		begin(name, detail);
 }
 
 void ol_timer_end(void)
 {
-	if (!enabled || depth == 0)
+	if (!atomic_load(&enabled) || depth == 0)
 		return;
 	struct event *e = &events[open_stack[--depth]];
 	e->dur_us = now_us() - origin_us - e->start_us;
+}
+
+static void add_json_string(struct strbuf *json, const char *s)
+{
+	strbuf_addch(json, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addch(json, '\\');
+		if ((unsigned char)*s < 0x20)
+			strbuf_addf(json, "\\u%04x", (unsigned char)*s);
+		else
+			strbuf_addch(json, *s);
+	}
+	strbuf_addch(json, '"');
 }
 
 int ol_timer_write(const char *path, const char *detail)
@@ -66,12 +115,16 @@ int ol_timer_write(const char *path, const char *detail)
 		ol_timer_end();
 	strbuf_addstr(&json, "{\"traceEvents\":[");
 	for (size_t i = 0; i < nevents; i++) {
-		if (events[i].dur_us < (uint64_t)granularity)
+		const struct event *e = &events[i];
+		if (e->dur_us == UINT64_MAX || e->dur_us < (uint64_t)granularity)
 			continue;
 		strbuf_addf(&json, "%s{\"pid\":%d,\"tid\":%d,\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,"
-			    "\"name\":\"%s\",\"args\":{\"detail\":\"%s\"}}",
-			    first ? "" : ",", pid, pid, (unsigned long long)events[i].start_us,
-			    (unsigned long long)events[i].dur_us, events[i].name, detail);
+			    "\"name\":", first ? "" : ",", pid, pid + e->tid,
+			    (unsigned long long)e->start_us, (unsigned long long)e->dur_us);
+		add_json_string(&json, e->name);
+		strbuf_addstr(&json, ",\"args\":{\"detail\":");
+		add_json_string(&json, e->detail[0] ? e->detail : detail);
+		strbuf_addstr(&json, "}}");
 		first = 0;
 	}
 	strbuf_addf(&json, "],\"beginningOfTime\":0,\"otherData\":{\"tool\":\"offload-link\"}}\n");
