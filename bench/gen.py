@@ -92,23 +92,30 @@ def offload_units(outdir, clang, units, kernels, jobs):
 GPU_ARCHS = ("sm_80", "sm_90", "gfx90a", "gfx942")
 
 
-def gpu_flags(archs, lto):
-    """clang 19 flags for an OpenMP GPU compile with its device runtime: the
-    NVPTX runtime bitcode from LLVM 19's lib directory; AMDGPU without ROCm's
-    device libraries, which these machines lack.  The link adds
-    -lomptarget.devicertl for both."""
-    flags = ["-fopenmp", "--offload-arch=" + ",".join(archs),
-             "--libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib",
-             "-Xopenmp-target=amdgcn-amd-amdhsa", "-nogpulib"]
+def gpu_flags(archs, lto, runtime=True):
+    """Flags for an OpenMP GPU compile.  With runtime (clang 19): NVPTX
+    non-LTO compiles take the device runtime's bitcode from LLVM 19's lib
+    directory; AMDGPU goes without ROCm's device libraries, which these
+    machines lack; the link adds -lomptarget.devicertl for both.  Without
+    runtime: -nogpulib (clang 22, which ships no device runtime here)."""
+    flags = ["-fopenmp", "--offload-arch=" + ",".join(archs)]
+    if not runtime:
+        flags.append("-nogpulib")
+    else:
+        if not lto:
+            flags.append("--libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib")
+        flags += ["-Xopenmp-target=amdgcn-amd-amdhsa", "-nogpulib"]
     if lto:
         flags.append("-foffload-lto")
     return flags
 
 
-def gpu_units(outdir, clang, units, archs, lto, jobs):
+def gpu_sources(outdir, units, bare=False):
     """`units` C files with one GPU kernel and one declare target global
-    each, plus main.c calling every kernel.  Returns the object paths, main.o
-    first."""
+    each, plus main.c calling every kernel.  bare: ompx_bare kernels, which
+    need no device runtime.  Returns the paths, main.c first."""
+    region = ("target teams ompx_bare num_teams(1) thread_limit(1) map(tofrom: a[0:n])" if bare
+              else "target teams distribute parallel for map(tofrom: a[0:n])")
     os.makedirs(outdir, exist_ok=True)
     sources = []
     for u in range(units):
@@ -118,9 +125,9 @@ def gpu_units(outdir, clang, units, archs, lto, jobs):
                       "int gpu%03d_scale = %d;\n"
                       "#pragma omp end declare target\n"
                       "int gpu%03d(int *a, int n) {\n"
-                      "#pragma omp target teams distribute parallel for map(tofrom: a[0:n])\n"
+                      "#pragma omp %s\n"
                       "  for (int i = 0; i < n; i++) a[i] += i * gpu%03d_scale;\n"
-                      "  return a[0];\n}\n" % (u, u % 5 + 1, u, u))
+                      "  return a[0];\n}\n" % (u, u % 5 + 1, u, region, u))
         sources.append(path)
     main = os.path.join(outdir, "main.c")
     with open(main, "w") as out:
@@ -131,8 +138,41 @@ def gpu_units(outdir, clang, units, archs, lto, jobs):
         for u in range(units):
             out.write("  total += gpu%03d(a, 16);\n" % u)
         out.write("  printf(\"%ld\\n\", total);\n  return 0;\n}\n")
-    sources.insert(0, main)
+    return [main] + sources
+
+
+def gpu_units(outdir, clang, units, archs, lto, jobs, runtime=True):
+    """gpu_sources compiled with gpu_flags.  lto: True, False, or "mixed"
+    (every other unit with -foffload-lto, so that a link sees bitcode and
+    relocatable device objects of the same architecture).  Returns the
+    object paths, main.o first."""
+    sources = gpu_sources(outdir, units, bare=not runtime)
     objects = [s[:-2] + ".o" for s in sources]
-    flags = ["-O1"] + gpu_flags(archs, lto)
-    _compile_all(jobs, [[clang] + flags + ["-c", s, "-o", o] for s, o in zip(sources, objects)])
+    cmds = []
+    for i, (src, obj) in enumerate(zip(sources, objects)):
+        unit_lto = (i % 2 == 1) if lto == "mixed" else bool(lto)
+        cmds.append([clang, "-O1"] + gpu_flags(archs, unit_lto, runtime) + ["-c", src, "-o", obj])
+    _compile_all(jobs, cmds)
     return objects
+
+
+def main():
+    import argparse
+    parser = argparse.ArgumentParser(description="Write and compile a benchmark program.")
+    parser.add_argument("kind", choices=("gpu",))
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--clang", default="clang-19")
+    parser.add_argument("--units", type=int, default=20)
+    parser.add_argument("--archs", default=",".join(GPU_ARCHS))
+    parser.add_argument("--lto", choices=("no", "yes", "mixed"), default="no")
+    parser.add_argument("--nogpulib", action="store_true", help="no device runtime (clang 22)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    args = parser.parse_args()
+    lto = {"no": False, "yes": True, "mixed": "mixed"}[args.lto]
+    objects = gpu_units(os.path.abspath(args.out), args.clang, args.units, args.archs.split(","), lto, args.jobs,
+                        runtime=not args.nogpulib)
+    print("\n".join(objects))
+
+
+if __name__ == "__main__":
+    main()

@@ -4,6 +4,7 @@ clang-linker-wrapper, in the same run on the same machine.
 
   bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7]
                [--gpu-units 100] [--gpu-archs sm_80,sm_90,gfx90a,gfx942] [--gpu-lto]
+               [--gpu-clang 19|22]
                [--only host|offload|gpu]
 
 (a) host: a plain host link of many objects with no offloading data, the
@@ -18,8 +19,9 @@ clang-linker-wrapper, in the same run on the same machine.
 (c) gpu: an OpenMP GPU link of --gpu-units translation units with one kernel
     each for four architectures (sm_80, sm_90, gfx90a, gfx942), compiled by
     clang 19 with its device runtime: offload-link against upstream 19 at its
-    default (one device link at a time) and with --wrapper-jobs=2.  Needs
-    CUDA's ptxas/nvlink; no GPU.
+    default (one device link at a time) and with --wrapper-jobs=2.  With
+    --gpu-clang 22: clang 22 objects built with -nogpulib against upstream 22.
+    Needs CUDA's ptxas/nvlink; no GPU.
 
 Runs of the variants alternate (ABC ABC ...) after one warm-up round, so
 drifts in machine load touch all of them alike.  Reported: median and minimum
@@ -208,36 +210,42 @@ def bench_offload(args, tool, work):
 def bench_gpu(args, tool, work):
     archs = args.gpu_archs.split(",")
     lto = args.gpu_lto
-    objdir = os.path.join(work, "gpu-%d-%s%s" % (args.gpu_units, "-".join(archs), "-lto" if lto else ""))
+    version = args.gpu_clang
+    clang = "clang-" + version
+    runtime = version == "19"  # LLVM 22 ships no device runtime here: -nogpulib
+    objdir = os.path.join(work, "gpu%s-%d-%s%s" % (version, args.gpu_units, "-".join(archs),
+                                                  "-lto" if lto else ""))
     stamp = os.path.join(objdir, "done")
     if not os.path.exists(stamp):
         print("generating and compiling %d GPU units for %s with %s ..."
-              % (args.gpu_units, ",".join(archs), args.clang), flush=True)
-        objects = gen.gpu_units(objdir, args.clang, args.gpu_units, archs, lto, args.jobs)
+              % (args.gpu_units, ",".join(archs), clang), flush=True)
+        objects = gen.gpu_units(objdir, clang, args.gpu_units, archs, lto, args.jobs, runtime)
         with open(stamp, "w") as out:
             out.write("\n".join(objects))
     with open(stamp) as inp:
         objects = inp.read().split("\n")
     out = os.path.join(objdir, "app")
-    wrapper = [c for c in driver_commands([args.clang] + gen.gpu_flags(archs, lto) + objects
-                                          + ["-o", out])
+    # LLVM 22 has no libomp/libomptarget here: the host link takes 19's.
+    host_libs = [] if runtime else ["-L/usr/lib/llvm-19/lib"]
+    wrapper = [c for c in driver_commands([clang] + gen.gpu_flags(archs, lto, runtime) + objects
+                                          + host_libs + ["-o", out])
                if os.path.basename(c[0]) == "clang-linker-wrapper"]
     if not wrapper:
         sys.exit("bench: clang -### printed no clang-linker-wrapper command")
     wrapper_args = wrapper[-1][1:]
     variants = [("offload-link", [[tool] + wrapper_args])]
-    for name, path in upstream_wrappers(("19",)):
+    for name, path in upstream_wrappers((version,)):
         variants.append((name, [[path] + wrapper_args]))
         variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
-    times, failed = compare("(c) GPU link, %d units x 1 kernel, %s%s (clang 19 objects, "
-                            "device runtime)" % (args.gpu_units, ", ".join(archs),
-                                                 ", -foffload-lto" if lto else ""),
+    times, failed = compare("(c) GPU link, %d units x 1 kernel, %s%s (clang %s objects, %s)"
+                            % (args.gpu_units, ", ".join(archs), ", -foffload-lto" if lto else "",
+                               version, "device runtime" if runtime else "-nogpulib"),
                             variants, "offload-link", args.gpu_reps, objdir)
     ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
     for name, _ in variants[1:]:
         if ours and name not in failed and times.get(name):
-            print("upstream %s takes %.2fx the time of offload-link"
-                  % (name[len("upstream "):], statistics.median(times[name]) / ours))
+            print("%s takes %.2fx the time of offload-link"
+                  % (name, statistics.median(times[name]) / ours))
 
 
 def main():
@@ -254,6 +262,8 @@ def main():
                         help="parallel compiles while generating")
     parser.add_argument("--gpu-units", type=int, default=100)
     parser.add_argument("--gpu-archs", default=",".join(gen.GPU_ARCHS))
+    parser.add_argument("--gpu-clang", choices=("19", "22"), default="19",
+                        help="compile the GPU units with this clang, compare with its wrapper")
     parser.add_argument("--gpu-lto", action="store_true",
                         help="compile the GPU units with -foffload-lto")
     parser.add_argument("--gpu-reps", type=int, default=3,
