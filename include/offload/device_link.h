@@ -77,11 +77,21 @@ void ol_groups_release(struct ol_groups *groups);
 int ol_groups_from_override_images(const struct ol_cmdline *cl, struct ol_groups *out);
 
 /* A target family. */
+/* How upstream 22's device clang command treats a target family (spec
+ * 4.4), for links that clang drives (src/device/clang_link.c). */
+struct ol_clang_shape {
+	const char *arch_flag;         /* "-mcpu=" or "-march=" */
+	unsigned lto_flag : 1;         /* -flto: the device linker does LTO (AMDGPU) */
+	unsigned no_undefined : 1;     /* -Wl,--no-undefined */
+	unsigned gpu : 1;              /* 0: a shared object with the host's libraries */
+};
+
 struct ol_target {
 	const char *name;              /* "cpu", "nvptx", "amdgpu" */
 	int (*matches)(const char *triple);
 	/* Link one group; runs on a worker thread.  Fills g->linked. */
 	int (*link)(struct ol_group *g, const struct ol_link_context *ctx);
+	struct ol_clang_shape clang;
 };
 const struct ol_target *ol_target_for(const char *triple);
 

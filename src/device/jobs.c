@@ -9,6 +9,7 @@
  * gave this process).
  */
 #include "offload/device_link.h"
+#include "target_impl.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
@@ -96,7 +97,10 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 	snprintf(what, sizeof(what), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
 	ol_timer_begin_detail("Link device image", what);
 	ol_diag_capture_begin(&g->diag);
-	if (g->target->link(g, ctx) < 0 || g->diag.errors)
+	char *foreign = ol_group_foreign_compiler_arg(g, ctx);
+	int rc = foreign ? ol_group_link_through_clang(g, ctx, foreign) : g->target->link(g, ctx);
+	free(foreign);
+	if (rc < 0 || g->diag.errors)
 		g->failed = 1;
 	ol_diag_capture_end();
 	ol_timer_end();

@@ -239,6 +239,31 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	return rc ? -1 : 0;
 }
 
+static int write_images(struct ol_group *g, int with_bitcode,
+			const char *(*image_ext)(const struct ol_device_image *img),
+			struct strvec *files)
+{
+	for (size_t i = 0; i < g->nimages; i++) {
+		const struct ol_device_image *img = g->images[i];
+		char *stem, *prefix;
+		const char *path;
+
+		if (is_bitcode(img) && !with_bitcode)
+			continue;
+		/* The device linker reads files: this is where an image is first copied. */
+		stem = image_stem(img);
+		prefix = ol_xasprintf("%s-%s-%s", stem, g->triple, g->arch);
+		path = ol_temp_write(prefix, image_ext ? image_ext(img) : "o",
+				     img->bin.image, img->bin.image_size);
+		free(stem);
+		free(prefix);
+		if (!path)
+			return -1;
+		strvec_push(files, path);
+	}
+	return 0;
+}
+
 int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
 			    const char *cpu, struct strvec *files)
 {
@@ -257,25 +282,73 @@ int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context
 	if (has_bitcode && run_lto(g, ctx, lto, files) < 0)
 		return -1;
 
-	for (size_t i = 0; i < g->nimages; i++) {
-		const struct ol_device_image *img = g->images[i];
-		char *stem, *prefix;
-		const char *path;
+	return write_images(g, 0, lto->image_ext, files);
+}
 
-		if (is_bitcode(img))
-			continue;
-		/* The device linker reads files: this is where an image is first copied. */
-		stem = image_stem(img);
-		prefix = ol_xasprintf("%s-%s-%s", stem, g->triple, g->arch);
-		path = ol_temp_write(prefix, lto->image_ext ? lto->image_ext(img) : "o",
-				     img->bin.image, img->bin.image_size);
-		free(stem);
-		free(prefix);
-		if (!path)
-			return -1;
-		strvec_push(files, path);
+int ol_group_write_images(struct ol_group *g, int with_bitcode, struct strvec *files)
+{
+	return write_images(g, with_bitcode, NULL, files);
+}
+
+static enum ol_input_kind kind_of_item(const struct ol_inputs *in, size_t item)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (in->v[i].link_item == item)
+			return in->v[i].kind;
+	return OL_IN_MISSING;
+}
+
+/* What the host link line contributes to a CPU device link (upstream 19/22:
+ * archives and shared objects given as inputs, -l, -L, --whole-archive),
+ * in the line's order.  `wl` prefixes each with -Wl, for a compiler driver. */
+void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strvec *argv, int wl)
+{
+	const struct ol_cmdline *cl = ctx->cl;
+	const char *prefix = wl ? "-Wl," : "";
+
+	if (cl->sysroot)
+		strvec_pushf(argv, "--sysroot=%s", cl->sysroot);
+	for (size_t i = 0; i < cl->nlib_paths; i++)
+		strvec_pushf(argv, "-L%s", cl->lib_paths[i]);
+	for (size_t i = 0; i < cl->nlink_items; i++) {
+		const struct ol_link_item *item = &cl->link_items[i];
+		enum ol_input_kind kind;
+
+		switch (item->kind) {
+		case OL_LINK_FILE:
+			kind = kind_of_item(ctx->in, i);
+			if (kind == OL_IN_ARCHIVE || kind == OL_IN_SHARED)
+				strvec_push(argv, item->value);
+			break;
+		case OL_LINK_LIBRARY:
+			strvec_pushf(argv, "-l%s", item->value);
+			break;
+		case OL_LINK_WHOLE_ARCHIVE:
+			strvec_pushf(argv, "%s--whole-archive", prefix);
+			break;
+		case OL_LINK_NO_WHOLE_ARCHIVE:
+			strvec_pushf(argv, "%s--no-whole-archive", prefix);
+			break;
+		case OL_LINK_BSTATIC:
+			strvec_pushf(argv, "%s-Bstatic", prefix);
+			break;
+		case OL_LINK_BDYNAMIC:
+			strvec_pushf(argv, "%s-Bdynamic", prefix);
+			break;
+		case OL_LINK_START_GROUP:
+			strvec_pushf(argv, "%s--start-group", prefix);
+			break;
+		case OL_LINK_END_GROUP:
+			strvec_pushf(argv, "%s--end-group", prefix);
+			break;
+		case OL_LINK_AS_NEEDED:
+			strvec_pushf(argv, "%s--as-needed", prefix);
+			break;
+		case OL_LINK_NO_AS_NEEDED:
+			strvec_pushf(argv, "%s--no-as-needed", prefix);
+			break;
+		}
 	}
-	return 0;
 }
 
 int ol_group_read_result(struct ol_group *g, const char *path)

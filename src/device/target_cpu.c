@@ -82,67 +82,6 @@ static void release_crt_files(struct crt_files *crt)
 	free(crt->crtn);
 }
 
-static enum ol_input_kind kind_of_item(const struct ol_inputs *in, size_t item)
-{
-	for (size_t i = 0; i < in->n; i++)
-		if (in->v[i].link_item == item)
-			return in->v[i].kind;
-	return OL_IN_MISSING;
-}
-
-/* What the host link line contributes to a CPU device link (upstream 19/22:
- * archives and shared objects given as inputs, -l, -L, --whole-archive),
- * in the line's order.  `wl` prefixes each with -Wl, for a compiler driver. */
-static void push_host_libraries(const struct ol_link_context *ctx, struct strvec *argv, int wl)
-{
-	const struct ol_cmdline *cl = ctx->cl;
-	const char *prefix = wl ? "-Wl," : "";
-
-	if (cl->sysroot)
-		strvec_pushf(argv, "--sysroot=%s", cl->sysroot);
-	for (size_t i = 0; i < cl->nlib_paths; i++)
-		strvec_pushf(argv, "-L%s", cl->lib_paths[i]);
-	for (size_t i = 0; i < cl->nlink_items; i++) {
-		const struct ol_link_item *item = &cl->link_items[i];
-		enum ol_input_kind kind;
-
-		switch (item->kind) {
-		case OL_LINK_FILE:
-			kind = kind_of_item(ctx->in, i);
-			if (kind == OL_IN_ARCHIVE || kind == OL_IN_SHARED)
-				strvec_push(argv, item->value);
-			break;
-		case OL_LINK_LIBRARY:
-			strvec_pushf(argv, "-l%s", item->value);
-			break;
-		case OL_LINK_WHOLE_ARCHIVE:
-			strvec_pushf(argv, "%s--whole-archive", prefix);
-			break;
-		case OL_LINK_NO_WHOLE_ARCHIVE:
-			strvec_pushf(argv, "%s--no-whole-archive", prefix);
-			break;
-		case OL_LINK_BSTATIC:
-			strvec_pushf(argv, "%s-Bstatic", prefix);
-			break;
-		case OL_LINK_BDYNAMIC:
-			strvec_pushf(argv, "%s-Bdynamic", prefix);
-			break;
-		case OL_LINK_START_GROUP:
-			strvec_pushf(argv, "%s--start-group", prefix);
-			break;
-		case OL_LINK_END_GROUP:
-			strvec_pushf(argv, "%s--end-group", prefix);
-			break;
-		case OL_LINK_AS_NEEDED:
-			strvec_pushf(argv, "%s--as-needed", prefix);
-			break;
-		case OL_LINK_NO_AS_NEEDED:
-			strvec_pushf(argv, "%s--no-as-needed", prefix);
-			break;
-		}
-	}
-}
-
 static int link_with_host_linker(struct ol_group *g, const struct ol_link_context *ctx,
 				 const struct strvec *files, const char *out)
 {
@@ -165,7 +104,7 @@ static int link_with_host_linker(struct ol_group *g, const struct ol_link_contex
 	if (crt.crtbegin && crt.crtend)
 		strvec_push(&argv, "--no-undefined");
 	strvec_push_all(&argv, files);
-	push_host_libraries(ctx, &argv, 0);
+	ol_group_push_host_libraries(ctx, &argv, 0);
 	ol_group_push_device_linker_args(g, ctx, &argv, "");
 	if (crt.crtend)
 		strvec_push(&argv, crt.crtend);
@@ -174,33 +113,6 @@ static int link_with_host_linker(struct ol_group *g, const struct ol_link_contex
 	rc = ol_spawn_checked(&argv);
 	strvec_release(&argv);
 	release_crt_files(&crt);
-	return rc;
-}
-
-static int link_with_clang(struct ol_group *g, const struct ol_link_context *ctx,
-			   const struct strvec *files, const char *out)
-{
-	const char *const dirs[] = { ol_self_dir(), OL_LLVM_BINDIR, NULL };
-	struct strvec argv = STRVEC_INIT;
-	char *clang = ol_find_program("clang", dirs);
-	int rc;
-
-	if (!clang)
-		return ol_error("cannot find 'clang' to link the device image for '%s'", g->triple);
-	strvec_push(&argv, clang);
-	strvec_push(&argv, "--no-default-config");
-	strvec_push(&argv, "-o");
-	strvec_push(&argv, out);
-	strvec_pushf(&argv, "--target=%s", g->triple);
-	strvec_push(&argv, "-Wl,--no-undefined");
-	strvec_push_all(&argv, files);
-	strvec_push(&argv, "-Wl,-Bsymbolic");
-	strvec_push(&argv, "-shared");
-	push_host_libraries(ctx, &argv, 1);
-	ol_group_push_device_linker_args(g, ctx, &argv, "-Wl,");
-	rc = ol_spawn_checked(&argv);
-	strvec_release(&argv);
-	free(clang);
 	return rc;
 }
 
@@ -220,7 +132,7 @@ int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 		if (ctx->cl->linker_path && same_arch(g->triple, ctx->cl->host_triple))
 			rc = link_with_host_linker(g, ctx, &files, out);
 		else
-			rc = link_with_clang(g, ctx, &files, out);
+			rc = ol_group_link_with_clang(g, ctx, &files, out, 0);
 		if (rc == 0)
 			rc = ol_group_read_result(g, out);
 	} else {

@@ -41,6 +41,13 @@ char *ol_group_features(const struct ol_group *g, const char *extra);
  * ("" for a linker, "-Wl," for a compiler driver). */
 void ol_group_push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
 				      struct strvec *argv, const char *prefix);
+/* Write the group's images to temp files (with_bitcode: bitcode too, else
+ * only the others), appending their paths.  Returns 0 or -1 (reported). */
+int ol_group_write_images(struct ol_group *g, int with_bitcode, struct strvec *files);
+/* The host line's libraries for a CPU device image: --sysroot, -L, archives
+ * and shared objects, -l and the flags between them, in order; with wl,
+ * linker flags as "-Wl,..." for a compiler driver. */
+void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strvec *argv, int wl);
 /* Read a linked image back into g->linked (empty under --dry-run). */
 int ol_group_read_result(struct ol_group *g, const char *path);
 /* The -O level for device code: --opt-level (16/19) or -O<n> in
@@ -48,5 +55,19 @@ int ol_group_read_result(struct ol_group *g, const char *path);
 int ol_group_opt_level(const struct ol_group *g, const struct ol_link_context *ctx);
 /* Does the group want debug info (--device-debug, -g in --device-compiler)? */
 int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx);
+
+/* clang_link.c.  The first --device-compiler argument for the group that
+ * the in-process link cannot honour (malloc'd), or NULL. */
+char *ol_group_foreign_compiler_arg(const struct ol_group *g, const struct ol_link_context *ctx);
+/* Run clang on `files` to make the image `out`, in upstream 22's command
+ * shape for the family; clang_does_lto: the files are the images as given
+ * (clang does the LTO and gets the --device-compiler arguments), else they
+ * are already compiled objects. */
+int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *ctx,
+			     const struct strvec *files, const char *out, int clang_does_lto);
+/* The whole device link of a group through clang; `reason` is the option
+ * that needs it, noted under -v. */
+int ol_group_link_through_clang(struct ol_group *g, const struct ol_link_context *ctx,
+				const char *reason);
 
 #endif

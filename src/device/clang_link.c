@@ -1,0 +1,191 @@
+/*
+ * clang_link: device links driven by clang, in the shape of the command
+ * upstream 22 runs for every device link (spec 4.4).
+ *
+ * clang 22 hands the wrapper the device side of the user's compiler options
+ * as --device-compiler=<triple>=<arg>, and upstream appends them to that
+ * clang command.  The in-process link honours the ones that matter to a
+ * link (-O, -g, -flto, -save-temps, --cuda-path, -march/-mcpu naming the
+ * group's own processor, -mllvm values LLVM already has); an option outside
+ * that set (a sanitizer, -nostdlib, --rocm-path, -Wl,...) may change what
+ * clang links, so such a group is linked by clang with every image as
+ * given, and -v says which option caused it.
+ */
+#include "target_impl.h"
+#include "offload/diag.h"
+#include "offload/spawn.h"
+#include "offload/tempfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int in_list(const struct strvec *list, const char *value)
+{
+	for (size_t i = 0; i < list->nr; i++)
+		if (strcmp(list->v[i], value) == 0)
+			return 1;
+	return 0;
+}
+
+/* -march=/-mcpu=/--offload-arch= naming the group's processor changes nothing. */
+static int names_own_processor(const char *arg, const struct ol_group *g)
+{
+	static const char *const flags[] = { "-march=", "-mcpu=", "--offload-arch=" };
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (has_prefix(arg, flags[i])) {
+			const char *value = arg + strlen(flags[i]);
+			size_t len = strcspn(g->arch, ":");
+			return strlen(value) == len && strncmp(value, g->arch, len) == 0;
+		}
+	}
+	return 0;
+}
+
+/* Arguments the in-process link takes (ol_group_opt_level, ol_group_debug,
+ * the CUDA lookup) or that mean nothing to a link (-D, -I, warnings). */
+static int honoured(const char *arg)
+{
+	static const char *const prefixes[] = {
+		"-O", "-g", "-save-temps", "--cuda-path=", "-flto-partitions=", "-D", "-U", "-I",
+	};
+	static const char *const exact[] = { "-flto", "-flto=full", "-v", "-fopenmp" };
+
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (strcmp(arg, exact[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (has_prefix(arg, prefixes[i]))
+			return 1;
+	/* Warning flags, but not -Wl, -Wa, -Wp, which pass options on. */
+	return arg[0] == '-' && arg[1] == 'W' && arg[2] && arg[3] != ',';
+}
+
+char *ol_group_foreign_compiler_arg(const struct ol_group *g, const struct ol_link_context *ctx)
+{
+	struct strvec dev = STRVEC_INIT;
+	char *foreign = NULL;
+
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
+	for (size_t i = 0; i < dev.nr && !foreign; i++) {
+		const char *arg = dev.v[i];
+
+		if (strcmp(arg, "-mllvm") == 0 && i + 1 < dev.nr) {
+			/* The backend parsed the wrapper's LLVM options once for
+			 * the process; one it has not seen needs clang. */
+			i++;
+			if (!in_list(&ctx->cl->mllvm, dev.v[i]) &&
+			    !in_list(&ctx->cl->offload_opt, dev.v[i]))
+				foreign = ol_xasprintf("-mllvm %s", dev.v[i]);
+		} else if (!honoured(arg) && !names_own_processor(arg, g)) {
+			foreign = ol_xstrdup(arg);
+		}
+	}
+	strvec_release(&dev);
+	return foreign;
+}
+
+/* "-Xlinker ARG", as upstream 22 passes linker arguments (no comma splitting). */
+static void push_xlinker(struct strvec *argv, const char *prefix, const char *value)
+{
+	strvec_push(argv, "-Xlinker");
+	strvec_pushf(argv, "%s%s", prefix, value);
+}
+
+static char *find_clang(enum ol_flavor flavor)
+{
+	char *versioned_dir = ol_xasprintf("/usr/lib/llvm-%d/bin", (int)flavor);
+	char *versioned = ol_xasprintf("clang-%d", (int)flavor);
+	const char *const dirs[] = { ol_self_dir(), versioned_dir, NULL };
+	char *clang = ol_find_program("clang", dirs);
+
+	/* Without --dry-run, a miss above comes back NULL: try clang-N on PATH. */
+	if (!clang)
+		clang = ol_find_program(versioned, NULL);
+	free(versioned_dir);
+	free(versioned);
+	return clang;
+}
+
+int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *ctx,
+			     const struct strvec *files, const char *out, int clang_does_lto)
+{
+	const struct ol_clang_shape *shape = &g->target->clang;
+	const struct ol_cmdline *cl = ctx->cl;
+	struct strvec argv = STRVEC_INIT, linker_args = STRVEC_INIT;
+	char *clang = find_clang(ctx->flavor);
+	char *prefix;
+	int rc;
+
+	if (!clang)
+		return ol_error("cannot find 'clang' (or 'clang-%d') to link the device image for "
+				"'%s' '%s'", (int)ctx->flavor, g->triple, g->arch);
+	prefix = ol_group_output_prefix(g, ctx);
+	strvec_push(&argv, clang);
+	strvec_push(&argv, "--no-default-config");
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, out);
+	strvec_push(&argv, "-dumpdir");
+	strvec_pushf(&argv, "%s.img.", prefix);
+	strvec_pushf(&argv, "--target=%s", g->triple);
+	if (*g->arch && strcmp(g->arch, "generic") != 0)
+		strvec_pushf(&argv, "%s%s", shape->arch_flag, g->arch);
+	if (clang_does_lto) {
+		if (shape->lto_flag)
+			strvec_push(&argv, "-flto");
+		for (size_t i = 0; i < cl->offload_opt.nr; i++)
+			push_xlinker(&argv, "--plugin-opt=", cl->offload_opt.v[i]);
+		for (size_t i = 0; i < cl->mllvm.nr; i++)
+			push_xlinker(&argv, "--plugin-opt=", cl->mllvm.v[i]);
+	}
+	if (shape->no_undefined)
+		strvec_push(&argv, "-Wl,--no-undefined");
+	strvec_push_all(&argv, files);
+	if (!shape->gpu) {
+		strvec_push(&argv, "-Wl,-Bsymbolic");
+		strvec_push(&argv, "-shared");
+		ol_group_push_host_libraries(ctx, &argv, 1);
+	}
+	if (clang_does_lto) {
+		for (size_t i = 0; i < cl->mllvm.nr; i++)
+			push_xlinker(&argv, "-mllvm=", cl->mllvm.v[i]);
+		if (cl->save_temps && shape->lto_flag)
+			strvec_push(&argv, "-Wl,--save-temps");
+	}
+	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &linker_args);
+	for (size_t i = 0; i < linker_args.nr; i++)
+		push_xlinker(&argv, "", linker_args.v[i]);
+	strvec_release(&linker_args);
+	if (clang_does_lto)
+		ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &argv);
+	rc = ol_spawn_checked(&argv);
+	strvec_release(&argv);
+	free(prefix);
+	free(clang);
+	return rc;
+}
+
+int ol_group_link_through_clang(struct ol_group *g, const struct ol_link_context *ctx,
+				const char *reason)
+{
+	struct strvec files = STRVEC_INIT;
+	char *prefix = ol_group_output_prefix(g, ctx);
+	const char *out;
+	int rc;
+
+	ol_spawn_note("--device-compiler option '%s' for %s: linking %s through clang", reason,
+		      g->triple, *g->arch ? g->arch : g->triple);
+	rc = ol_group_write_images(g, 1, &files);
+	out = rc == 0 ? ol_temp_create(prefix, "img", NULL) : NULL;
+	rc = out ? ol_group_link_with_clang(g, ctx, &files, out, 1) : -1;
+	if (rc == 0)
+		rc = ol_group_read_result(g, out);
+	strvec_release(&files);
+	free(prefix);
+	return rc;
+}
