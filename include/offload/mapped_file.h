@@ -1,7 +1,9 @@
 /*
- * mapped_file: read-only mmap views of input files.  Views handed out by the
- * scanner (device images, archive members) point into these mappings, which
- * stay mapped until ol_mapped_release_all() at exit.  Nothing is copied.
+ * mapped_file: read-only views of input files.  Views handed out by the
+ * scanner (device images, archive members) point into them, and they stay
+ * until the process exits (ol_mapped_release_all() drops them for tests).
+ * Files are mapped, except small ones (32 KB or less), which one read(2)
+ * brings in for less than an mmap costs; nothing larger is ever copied.
  */
 #ifndef OFFLOAD_MAPPED_FILE_H
 #define OFFLOAD_MAPPED_FILE_H
@@ -13,13 +15,17 @@ struct ol_mapped_file {
 	const char *path;
 	const uint8_t *data;   /* NULL for an empty file */
 	size_t size;
+	int mapped;            /* 0: a small file read into memory (see mapped_file.c) */
 	unsigned long long dev, ino;   /* identity: one file named two ways maps once */
 	struct ol_mapped_file *next;
 };
 
-/* Returns NULL and sets errno if the file cannot be opened or mapped. The
- * same path mapped twice returns the same object. */
+/* Returns NULL and sets errno if the file cannot be opened or mapped.  The
+ * same path mapped twice returns the same object, and one file named two
+ * ways shares one mapping.  Main thread only. */
 struct ol_mapped_file *ol_map_file(const char *path);
+void ol_map_files_ahead(const char *const *paths, size_t n);
+void ol_map_files_ahead_finish(void);
 void ol_mapped_release_all(void);
 
 #endif

@@ -156,6 +156,46 @@ static const unsigned short *sorted_table(void)
 	return sorted_opts;
 }
 
+/*
+ * The records, in sorted_table() order, that can match a word beginning with
+ * a given character (one of their prefixes starts with it).  A link line is
+ * mostly absolute paths, and only the few COFF-style options start with '/':
+ * without this each path would be tried against the whole table.
+ */
+struct candidates {
+	const unsigned short *v;
+	size_t n;
+};
+
+static struct candidates candidates_for(unsigned char first)
+{
+	static unsigned short lists[4 * OL_NOPTS];   /* a record sits under each prefix's first char */
+	static struct candidates by_char[256];
+	static int ready;
+
+	if (!ready) {
+		const unsigned short *order = sorted_table();
+		size_t used = 0;
+
+		for (unsigned c = 1; c < 256; c++) {
+			by_char[c].v = lists + used;
+			for (size_t k = 0; k < OL_NOPTS; k++) {
+				const struct ol_opt *rec = &ol_opts[order[k]];
+				int hit = 0;
+
+				for (const char *const *p = rec->prefixes; *p && !hit; p++)
+					hit = (unsigned char)(*p)[0] == c;
+				if (hit && used < sizeof(lists) / sizeof(lists[0])) {
+					lists[used++] = order[k];
+					by_char[c].n++;
+				}
+			}
+		}
+		ready = 1;
+	}
+	return by_char[first];
+}
+
 /* Length of prefix+name when `word` starts with one of rec's spellings. */
 static size_t spelling_length(const struct ol_opt *rec, const char *word)
 {
@@ -373,15 +413,16 @@ static int match_one(const struct words *w, size_t *i, unsigned vmask, struct pa
 		     int report)
 {
 	const char *word = w->v[*i];
-	const unsigned short *order = sorted_table();
+	struct candidates cand;
 
 	if ((word[0] != '-' && word[0] != '/') || strcmp(word, "-") == 0) {
 		parsed_push(out, OPT_INPUT, word, NULL, NULL);
 		++*i;
 		return 0;
 	}
-	for (size_t k = 0; k < OL_NOPTS; k++) {
-		const struct ol_opt *rec = &ol_opts[order[k]];
+	cand = candidates_for((unsigned char)word[0]);
+	for (size_t k = 0; k < cand.n; k++) {
+		const struct ol_opt *rec = &ol_opts[cand.v[k]];
 		size_t len;
 
 		if (!(rec->versions & vmask))

@@ -364,7 +364,14 @@ int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
 	size_t ninputs = 0, alloc = 0;
 	int whole_archive = 0, static_only = 0, group = 0, ngroups = 0;
 
+	const char **files = ol_xcalloc(cl->nlink_items + 1, sizeof(*files));
+	size_t nfiles = 0;
+
 	memset(in, 0, sizeof(*in));
+	for (size_t i = 0; i < cl->nlink_items; i++)
+		if (cl->link_items[i].kind == OL_LINK_FILE)
+			files[nfiles++] = cl->link_items[i].value;
+	ol_map_files_ahead(files, nfiles);
 	for (size_t i = 0; i < cl->nlink_items; i++) {
 		const struct ol_link_item *item = &cl->link_items[i];
 		struct ol_input *input;
@@ -407,6 +414,8 @@ int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
 		input->link_item = i;
 		scan_file(&st, input);
 	}
+	ol_map_files_ahead_finish();
+	free(files);
 	if (ninputs) {
 		in->v = ol_arena_alloc(&ol_link_arena, ninputs * sizeof(*in->v));
 		memcpy(in->v, inputs, ninputs * sizeof(*in->v));

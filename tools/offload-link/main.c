@@ -63,9 +63,10 @@ static void hand_llvm_options_to_backend(const struct ol_cmdline *cl)
 	ol_backend_set_llvm_args((int)k, argv);
 }
 
+/* The inputs stay mapped: unmapping hundreds of files one by one costs
+ * about a millisecond that process exit does for free. */
 static void release_all(void)
 {
-	ol_mapped_release_all();
 	ol_arena_release(&ol_link_arena);
 }
 
