@@ -1,5 +1,6 @@
 /* Steps every target family shares: inputs to files, LTO, reading results back. */
 #include "target_impl.h"
+#include "offload/ar_writer.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -239,6 +240,53 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	return rc ? -1 : 0;
 }
 
+/*
+ * At least this many object images are packed into one archive when the
+ * family allows it: creating and later removing a temp file costs ~80 us
+ * here, a tenth of a second-long link for 200 translation units.
+ */
+#define PACK_MIN_IMAGES 8
+
+static int pack_images(struct ol_group *g, const struct ol_link_context *ctx,
+		       const struct ol_lto_settings *lto, struct strvec *files)
+{
+	struct ol_ar_entry *members = ol_xcalloc(g->nimages, sizeof(*members));
+	struct strbuf archive = STRBUF_INIT;
+	size_t n = 0;
+	char *prefix;
+	const char *path;
+
+	for (size_t i = 0; i < g->nimages; i++) {
+		const struct ol_device_image *img = g->images[i];
+		char *stem;
+
+		if (is_bitcode(img))
+			continue;
+		stem = image_stem(img);
+		/* The index keeps names unique: ld names members in messages. */
+		members[n].name = ol_xasprintf("%s-%zu.o", stem, i);
+		members[n].data = img->bin.image;
+		members[n].size = img->bin.image_size;
+		n++;
+		free(stem);
+	}
+	ol_ar_write(members, n, &archive);
+	prefix = ol_xasprintf("%s.%s%s%s.objects", ctx->exe_name, g->triple, *g->arch ? "." : "",
+			      g->arch);
+	path = ol_temp_write(prefix, "a", archive.buf, archive.len);
+	for (size_t i = 0; i < n; i++)
+		free((char *)members[i].name);
+	free(members);
+	free(prefix);
+	strbuf_release(&archive);
+	if (!path)
+		return -1;
+	strvec_push(files, lto->whole_archive_on);
+	strvec_push(files, path);
+	strvec_push(files, lto->whole_archive_off);
+	return 0;
+}
+
 static int write_images(struct ol_group *g, int with_bitcode,
 			const char *(*image_ext)(const struct ol_device_image *img),
 			struct strvec *files)
@@ -267,7 +315,7 @@ static int write_images(struct ol_group *g, int with_bitcode,
 int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
 			    const char *cpu, struct strvec *files)
 {
-	struct ol_lto_settings lto = { cpu, "", 0, NULL };
+	struct ol_lto_settings lto = { .cpu = cpu, .features = "" };
 
 	return ol_group_prepare_lto_inputs(g, ctx, &lto, files);
 }
@@ -279,9 +327,14 @@ int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context
 
 	for (size_t i = 0; i < g->nimages; i++)
 		has_bitcode |= is_bitcode(g->images[i]);
+	size_t native = 0;
+
+	for (size_t i = 0; i < g->nimages; i++)
+		native += !is_bitcode(g->images[i]);
 	if (has_bitcode && run_lto(g, ctx, lto, files) < 0)
 		return -1;
-
+	if (lto->whole_archive_on && native >= PACK_MIN_IMAGES)
+		return pack_images(g, ctx, lto, files);
 	return write_images(g, 0, lto->image_ext, files);
 }
 

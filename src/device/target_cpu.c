@@ -120,16 +120,21 @@ int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	struct strvec files = STRVEC_INIT;
 	char *prefix = ol_group_output_prefix(g, ctx);
+	int direct = ctx->cl->linker_path && same_arch(g->triple, ctx->cl->host_triple);
+	struct ol_lto_settings lto;
 	const char *out;
 	int rc;
 
+	memset(&lto, 0, sizeof(lto));
 	/* "generic" and "" mean no particular CPU: the backend picks the baseline. */
-	const char *cpu = strcmp(g->arch, "generic") == 0 ? "" : g->arch;
-
-	rc = ol_group_prepare_inputs(g, ctx, cpu, &files);
+	lto.cpu = strcmp(g->arch, "generic") == 0 ? "" : g->arch;
+	lto.features = "";
+	lto.whole_archive_on = direct ? "--whole-archive" : "-Wl,--whole-archive";
+	lto.whole_archive_off = direct ? "--no-whole-archive" : "-Wl,--no-whole-archive";
+	rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
 	out = rc == 0 ? ol_temp_create(prefix, "img", NULL) : NULL;
 	if (out) {
-		if (ctx->cl->linker_path && same_arch(g->triple, ctx->cl->host_triple))
+		if (direct)
 			rc = link_with_host_linker(g, ctx, &files, out);
 		else
 			rc = ol_group_link_with_clang(g, ctx, &files, out, 0);

@@ -28,6 +28,10 @@ struct ol_lto_settings {
 	/* Extension of a non-bitcode image's file (the device linker may go
 	 * by it); NULL: "o". */
 	const char *(*image_ext)(const struct ol_device_image *img);
+	/* When set, many object images go to the linker as one archive
+	 * between these two flags (--whole-archive / --no-whole-archive as
+	 * the linker or driver spells them) instead of one file each. */
+	const char *whole_archive_on, *whole_archive_off;
 };
 /* ol_group_prepare_inputs with the family's LTO settings.  The LTO result
  * comes first in `files` ("<exe>.<triple>.<arch>.s" with emit_assembly). */
