@@ -18,6 +18,19 @@ def _compile_all(jobs, cmds):
             future.result()
 
 
+def _write_main(outdir, declarations, setup, calls):
+    """main.c: the declarations, then main() summing the calls and printing
+    the total."""
+    main = os.path.join(outdir, "main.c")
+    with open(main, "w") as out:
+        out.write("#include <stdio.h>\n" + "".join(d + "\n" for d in declarations))
+        out.write("int main(void) {\n" + setup + "  long total = 0;\n")
+        for call in calls:
+            out.write("  total += %s;\n" % call)
+        out.write("  printf(\"%ld\\n\", total);\n  return 0;\n}\n")
+    return main
+
+
 def host_units(outdir, clang, units, jobs):
     """`units` plain C files, each with a few functions calling the previous
     unit, plus main.c calling the last one: a host link with many objects and
@@ -73,15 +86,8 @@ def offload_units(outdir, clang, units, kernels, jobs):
         with open(path, "w") as out:
             out.write("\n".join(lines) + "\n")
         sources.append(path)
-    main = os.path.join(outdir, "main.c")
-    with open(main, "w") as out:
-        out.write("#include <stdio.h>\n")
-        for u in range(units):
-            out.write("int kern%03d_0(int);\n" % u)
-        out.write("int main(void) {\n  long total = 0;\n")
-        for u in range(units):
-            out.write("  total += kern%03d_0(4);\n" % u)
-        out.write("  printf(\"%ld\\n\", total);\n  return 0;\n}\n")
+    main = _write_main(outdir, ["int kern%03d_0(int);" % u for u in range(units)], "",
+                       ["kern%03d_0(4)" % u for u in range(units)])
     sources.insert(0, main)
     objects = [s[:-2] + ".o" for s in sources]
     flags = ["-O1", "-fopenmp", "-fopenmp-targets=x86_64-unknown-linux-gnu"]
@@ -129,15 +135,8 @@ def gpu_sources(outdir, units, bare=False):
                       "  for (int i = 0; i < n; i++) a[i] += i * gpu%03d_scale;\n"
                       "  return a[0];\n}\n" % (u, u % 5 + 1, u, region, u))
         sources.append(path)
-    main = os.path.join(outdir, "main.c")
-    with open(main, "w") as out:
-        out.write("#include <stdio.h>\n")
-        for u in range(units):
-            out.write("int gpu%03d(int *, int);\n" % u)
-        out.write("int main(void) {\n  int a[16] = {0};\n  long total = 0;\n")
-        for u in range(units):
-            out.write("  total += gpu%03d(a, 16);\n" % u)
-        out.write("  printf(\"%ld\\n\", total);\n  return 0;\n}\n")
+    main = _write_main(outdir, ["int gpu%03d(int *, int);" % u for u in range(units)],
+                       "  int a[16] = {0};\n", ["gpu%03d(a, 16)" % u for u in range(units)])
     return [main] + sources
 
 

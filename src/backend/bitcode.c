@@ -187,25 +187,37 @@ static int md_first_two_operands(LLVMValueRef node, LLVMValueRef ops[2])
 	return 0;
 }
 
+/* The operands of named metadata `md_name`, calloc'd; *count 0 when there
+ * are none (and NULL), NULL with *count > 0 when out of memory. */
+static LLVMValueRef *named_metadata(LLVMModuleRef mod, const char *md_name, unsigned *count)
+{
+	LLVMValueRef *nodes;
+
+	*count = LLVMGetNamedMetadataNumOperands(mod, md_name);
+	if (*count == 0)
+		return NULL;
+	nodes = calloc(*count, sizeof(*nodes));
+	if (nodes)
+		LLVMGetNamedMetadataOperands(mod, md_name, nodes);
+	return nodes;
+}
+
 /* !llvm.embedded.objects = !{!{ptr @llvm.embedded.object, !".llvm.offloading"}, ...}
  * as written by clang's -fembed-offload-object (embedBufferInModule). */
 static int collect_offload_sections(LLVMModuleRef mod, const char *name,
 				    struct ol_bc_info *out, char **err)
 {
-	static const char md_name[] = "llvm.embedded.objects";
-	unsigned count = LLVMGetNamedMetadataNumOperands(mod, md_name);
-	LLVMValueRef *nodes;
+	unsigned count;
+	LLVMValueRef *nodes = named_metadata(mod, "llvm.embedded.objects", &count);
 	int rc = 0;
 
 	if (count == 0)
 		return 0;
-	nodes = calloc(count, sizeof(*nodes));
 	out->offload_sections = calloc(count, sizeof(*out->offload_sections));
 	if (!nodes || !out->offload_sections) {
 		free(nodes);
 		return ol_be_fail(err, "out of memory");
 	}
-	LLVMGetNamedMetadataOperands(mod, md_name, nodes);
 	for (unsigned i = 0; i < count && rc == 0; i++) {
 		LLVMValueRef ops[2], gv;
 		size_t gv_name_len = 0;
@@ -236,18 +248,13 @@ static int collect_offload_sections(LLVMModuleRef mod, const char *name,
 /* "Debian clang version 19.1.7 (...)" -> 19. */
 static int clang_major_of(LLVMModuleRef mod)
 {
-	static const char md_name[] = "llvm.ident";
 	static const char marker[] = "clang version ";
-	unsigned count = LLVMGetNamedMetadataNumOperands(mod, md_name);
-	LLVMValueRef *nodes;
+	unsigned count;
+	LLVMValueRef *nodes = named_metadata(mod, "llvm.ident", &count);
 	int major = 0;
 
-	if (count == 0)
-		return 0;
-	nodes = calloc(count, sizeof(*nodes));
 	if (!nodes)
 		return 0;
-	LLVMGetNamedMetadataOperands(mod, md_name, nodes);
 	for (unsigned i = 0; i < count && major == 0; i++) {
 		LLVMValueRef op;
 		const char *s, *at;

@@ -65,18 +65,11 @@ static int link_code_object(const struct ol_group *g, const struct ol_link_conte
 			    const char *lld, const struct strvec *files, const char *out)
 {
 	struct strvec argv = STRVEC_INIT;
-	int rc;
 
 	strvec_push(&argv, lld);
 	strvec_push(&argv, "-shared");
 	strvec_push(&argv, "--no-undefined");
-	strvec_push(&argv, "-o");
-	strvec_push(&argv, out);
-	strvec_push_all(&argv, files);
-	ol_group_push_device_linker_args(g, ctx, &argv, "");
-	rc = ol_spawn_checked(&argv);
-	strvec_release(&argv);
-	return rc;
+	return ol_group_run_linker(g, ctx, &argv, out, files);
 }
 
 int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)

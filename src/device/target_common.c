@@ -431,6 +431,20 @@ int ol_group_read_result(struct ol_group *g, const char *path)
 	return 0;
 }
 
+int ol_group_run_linker(const struct ol_group *g, const struct ol_link_context *ctx,
+			struct strvec *argv, const char *out, const struct strvec *files)
+{
+	int rc;
+
+	strvec_push(argv, "-o");
+	strvec_push(argv, out);
+	strvec_push_all(argv, files);
+	ol_group_push_device_linker_args(g, ctx, argv, "");
+	rc = ol_spawn_checked(argv);
+	strvec_release(argv);
+	return rc;
+}
+
 void ol_group_push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
 				      struct strvec *argv, const char *prefix)
 {

@@ -52,6 +52,11 @@ int ol_group_write_images(struct ol_group *g, int with_bitcode, struct strvec *f
  * and shared objects, -l and the flags between them, in order; with wl,
  * linker flags as "-Wl,..." for a compiler driver. */
 void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strvec *argv, int wl);
+/* Finish a device linker command begun in argv (program and its own flags)
+ * with "-o out", the files and the --device-linker values, run it and
+ * release argv.  Returns 0 or -1 (reported). */
+int ol_group_run_linker(const struct ol_group *g, const struct ol_link_context *ctx,
+			struct strvec *argv, const char *out, const struct strvec *files);
 /* Read a linked image back into g->linked (empty under --dry-run). */
 int ol_group_read_result(struct ol_group *g, const char *path);
 /* The -O level for device code: --opt-level (16/19) or -O<n> in

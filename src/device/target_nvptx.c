@@ -198,7 +198,6 @@ static int link_cubins(const struct ol_group *g, const struct ol_link_context *c
 		       const char *nvlink, const struct strvec *files, const char *out)
 {
 	struct strvec argv = STRVEC_INIT;
-	int rc;
 
 	strvec_push(&argv, nvlink);
 	strvec_push(&argv, has_prefix(g->triple, "nvptx64") ? "-m64" : "-m32");
@@ -208,13 +207,7 @@ static int link_cubins(const struct ol_group *g, const struct ol_link_context *c
 		strvec_push(&argv, "-g");
 	if (ctx->cl->verbose)
 		strvec_push(&argv, "-v");
-	strvec_push(&argv, "-o");
-	strvec_push(&argv, out);
-	strvec_push_all(&argv, files);
-	ol_group_push_device_linker_args(g, ctx, &argv, "");
-	rc = ol_spawn_checked(&argv);
-	strvec_release(&argv);
-	return rc;
+	return ol_group_run_linker(g, ctx, &argv, out, files);
 }
 
 /* The prefix a temp file was created with (tempfile.h): its base name
