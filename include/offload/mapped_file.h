@@ -26,6 +26,11 @@ struct ol_mapped_file {
 struct ol_mapped_file *ol_map_file(const char *path);
 void ol_map_files_ahead(const char *const *paths, size_t n);
 void ol_map_files_ahead_finish(void);
+/* Give back the resident pages of the mapped files: the scan touched all of
+ * them (a device runtime archive holds every GPU's code), the device links
+ * need a few.  Views stay valid; what is read again faults back in from the
+ * page cache.  Lowers the peak memory of parallel device links. */
+void ol_mapped_drop_pages(void);
 void ol_mapped_release_all(void);
 
 #endif

@@ -274,6 +274,15 @@ void ol_map_files_ahead_finish(void)
 	ahead.running = 0;
 }
 
+void ol_mapped_drop_pages(void)
+{
+	pthread_mutex_lock(&table_lock);
+	for (struct ol_mapped_file *mf = mapped_files; mf; mf = mf->next)
+		if (mf->mapped && mf->data)
+			madvise((void *)mf->data, mf->size, MADV_DONTNEED);
+	pthread_mutex_unlock(&table_lock);
+}
+
 void ol_mapped_release_all(void)
 {
 	for (struct ol_mapped_file *mf = mapped_files; mf; mf = mf->next) {

@@ -156,6 +156,7 @@ int main(int argc, char **argv)
 	ol_timer_begin("Group device images");
 	end_stage(ol_group_images(&in, &ctx, &groups));
 	ol_warn_unused_offload_archs(&groups, &ctx);
+	ol_mapped_drop_pages();
 	ol_timer_begin("Link device input");
 	end_stage(ol_device_link_all(&groups, &ctx));
 	ol_timer_begin("Wrap bundled images");
