@@ -31,6 +31,22 @@ int ol_spawn_wait(const struct strvec *argv);
  * and returns -1 then; 0 on success. */
 int ol_spawn_checked(const struct strvec *argv);
 
+/* A child started with its output captured (the speculative host link,
+ * host_link.h).  Nothing is echoed: the caller decides what to show. */
+struct ol_child {
+	int pid;
+	int out_fd, err_fd;   /* memory files holding its stdout and stderr */
+	const char *name;     /* for messages */
+};
+/* Start argv with stdout and stderr captured.  Returns 0, or -1 with errno
+ * set and nothing reported. */
+int ol_spawn_captured(const struct strvec *argv, struct ol_child *child);
+/* Wait for the child, copy what it wrote to our stdout and stderr, and
+ * return its exit status as ol_spawn_wait does. */
+int ol_child_finish(struct ol_child *child);
+/* Kill the child, wait for it and drop what it wrote. */
+void ol_child_abandon(struct ol_child *child);
+
 /* Echo an in-process step under -v (not under plain --dry-run). */
 void ol_spawn_note(const char *fmt, ...)
 #if defined(__GNUC__)

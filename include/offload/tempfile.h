@@ -8,9 +8,9 @@
  * Returns an arena-owned path, the open fd in *fd_out (O_CLOEXEC) when fd_out
  * is non-NULL (else the fd is closed), or NULL after reporting an error.
  *
- * ol_output_begin()/ol_output_commit(): a final output is written to a temp
- * file next to it and renamed into place only on success, so a failed link
- * never leaves a half-written output.
+ * ol_write_file_atomic(): a final output is written to a temp file next to it
+ * and renamed into place only on success, so a failed link never leaves a
+ * half-written output.
  *
  * Thread safe (a mutex guards the registry; the signal handler only reads).
  */
@@ -25,6 +25,8 @@ const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out);
 void ol_temp_register(const char *path);
 /* Write a whole buffer to a new temp file; returns its path or NULL. */
 const char *ol_temp_write(const char *prefix, const char *ext, const void *data, size_t size);
+/* Stop tracking a registered path (it was renamed into place). */
+void ol_temp_forget(const char *path);
 /* Remove everything registered now (also called by atexit). */
 void ol_temp_cleanup(void);
 

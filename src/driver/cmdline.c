@@ -200,9 +200,14 @@ static struct candidates candidates_for(unsigned char first)
 static size_t spelling_length(const struct ol_opt *rec, const char *word)
 {
 	for (const char *const *p = rec->prefixes; *p; p++) {
-		size_t plen = strlen(*p), nlen = strlen(rec->name);
+		size_t plen = strlen(*p), nlen;
 
-		if (strncmp(word, *p, plen) == 0 && strncmp(word + plen, rec->name, nlen) == 0)
+		/* Most records fail on the name's first byte: test it before
+		 * measuring and comparing the whole name. */
+		if (strncmp(word, *p, plen) != 0 || word[plen] != rec->name[0])
+			continue;
+		nlen = strlen(rec->name);
+		if (strncmp(word + plen, rec->name, nlen) == 0)
 			return plen + nlen;
 	}
 	return 0;

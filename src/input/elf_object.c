@@ -156,7 +156,10 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 			status = -1;
 			break;
 		}
-		if (shdr.sh_type == SHT_LLVM_OFFLOADING || !strcmp(name, ".llvm.offloading")) {
+		/* Most sections are ".text", ".rela.*" and the like: the tests
+		 * below look at the first byte before comparing whole names. */
+		if (shdr.sh_type == SHT_LLVM_OFFLOADING ||
+		    (name[0] == '.' && !strcmp(name, ".llvm.offloading"))) {
 			bytes = section_bytes(obj->data, obj->size, &shdr, name, &loc);
 			if (!bytes) {
 				status = -1;
@@ -167,13 +170,13 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 			name = ol_arena_strdup(&ol_link_arena, *name ? name : ".llvm.offloading");
 			if (ol_scan_offload_section(obj, vec, bytes, (size_t)shdr.sh_size, name) < 0)
 				status = -1;
-		} else if (!strcmp(name, ".comment") && shdr.sh_type != SHT_NOBITS) {
+		} else if (name[0] == '.' && !strcmp(name, ".comment") && shdr.sh_type != SHT_NOBITS) {
 			comment = section_bytes(obj->data, obj->size, &shdr, name, &loc);
 			if (!comment)
 				status = -1;
 			else
 				comment_size = (size_t)shdr.sh_size;
-		} else if ((abi = entries_abi_of(name)) > obj->entries_abi) {
+		} else if (name[0] != '.' && (abi = entries_abi_of(name)) > obj->entries_abi) {
 			obj->entries_abi = abi;
 		}
 	}

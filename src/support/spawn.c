@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,6 +50,24 @@ static void echo_command(const struct strvec *argv)
 	strbuf_release(&line);
 }
 
+/* The exit status of a reaped child, or -1 (reported) for a signal. */
+static int exit_status(int status, const char *program)
+{
+	if (WIFSIGNALED(status))
+		return ol_error("'%s' failed: killed by signal %d (%s)", base_name(program),
+				WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return WEXITSTATUS(status);
+}
+
+static int wait_for(pid_t pid, const char *program, int *status)
+{
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return ol_error("waiting for '%s': %s", program, strerror(errno));
+	}
+	return 0;
+}
+
 int ol_spawn_wait(const struct strvec *argv)
 {
 	pid_t pid;
@@ -67,17 +86,83 @@ int ol_spawn_wait(const struct strvec *argv)
 		ol_timer_end();
 		return ol_error("unable to execute '%s': %s", argv->v[0], strerror(err));
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ol_timer_end();
-			return ol_error("waiting for '%s': %s", argv->v[0], strerror(errno));
-		}
-	}
+	err = wait_for(pid, argv->v[0], &status);
 	ol_timer_end();
-	if (WIFSIGNALED(status))
-		return ol_error("'%s' failed: killed by signal %d (%s)", base_name(argv->v[0]),
-				WTERMSIG(status), strsignal(WTERMSIG(status)));
-	return WEXITSTATUS(status);
+	return err < 0 ? -1 : exit_status(status, argv->v[0]);
+}
+
+int ol_spawn_captured(const struct strvec *argv, struct ol_child *child)
+{
+	posix_spawn_file_actions_t actions;
+	pid_t pid;
+	int err;
+
+	child->out_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
+	child->err_fd = memfd_create("offload-link-stderr", MFD_CLOEXEC);
+	child->name = argv->v[0];
+	if (child->out_fd < 0 || child->err_fd < 0) {
+		err = errno;
+		goto fail;
+	}
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, child->out_fd, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&actions, child->err_fd, STDERR_FILENO);
+	err = posix_spawn(&pid, argv->v[0], &actions, NULL, argv->v, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	if (err == 0) {
+		child->pid = (int)pid;
+		return 0;
+	}
+fail:
+	if (child->out_fd >= 0)
+		close(child->out_fd);
+	if (child->err_fd >= 0)
+		close(child->err_fd);
+	child->out_fd = child->err_fd = -1;
+	errno = err;
+	return -1;
+}
+
+/* Copy a memory file's contents to fd, then close it. */
+static void replay(int from, int to)
+{
+	char buf[8192];
+	ssize_t n;
+	off_t off = 0;
+
+	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(to, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			done += w;
+		}
+		off += n;
+	}
+	close(from);
+}
+
+int ol_child_finish(struct ol_child *child)
+{
+	int status, err = wait_for((pid_t)child->pid, child->name, &status);
+
+	fflush(NULL);
+	replay(child->out_fd, STDOUT_FILENO);
+	replay(child->err_fd, STDERR_FILENO);
+	return err < 0 ? -1 : exit_status(status, child->name);
+}
+
+void ol_child_abandon(struct ol_child *child)
+{
+	int status;
+
+	kill((pid_t)child->pid, SIGKILL);
+	while (waitpid((pid_t)child->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(child->out_fd);
+	close(child->err_fd);
 }
 
 int ol_spawn_checked(const struct strvec *argv)

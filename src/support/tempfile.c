@@ -78,7 +78,7 @@ void ol_temp_register(const char *path)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-static void temp_forget(const char *path)
+void ol_temp_forget(const char *path)
 {
 	pthread_mutex_lock(&registry_lock);
 	for (size_t i = 0; i < ntemps; i++) {
@@ -184,7 +184,7 @@ int ol_write_file_atomic(const char *path, const void *data, size_t size)
 		free(tmp);
 		return r;
 	}
-	temp_forget(tmp);
+	ol_temp_forget(tmp);
 	free(tmp);
 	return 0;
 }

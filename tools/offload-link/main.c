@@ -116,7 +116,8 @@ int main(int argc, char **argv)
 	struct ol_groups groups;
 	struct ol_wrapped wrapped;
 	struct ol_link_context ctx;
-	int status;
+	struct ol_host_speculation speculation;
+	int status, speculating;
 
 	ol_diag_init(argv[0]);
 	atexit(release_all);
@@ -134,7 +135,17 @@ int main(int argc, char **argv)
 		return finish(&cl, link_override_images(&cl));
 
 	ol_timer_begin("Scan inputs");
-	end_stage(ol_inputs_scan(&cl, &in));
+	speculating = ol_host_link_speculate(&cl, &speculation);
+	status = ol_inputs_scan(&cl, &in);
+	if (speculating) {
+		/* Nothing to offload: the host link that ran meanwhile is the link. */
+		if (status == 0 && in.nimages == 0) {
+			ol_timer_end();
+			return finish(&cl, ol_host_link_adopt(&cl, &speculation));
+		}
+		ol_host_link_abandon(&speculation);
+	}
+	end_stage(status);
 
 	/* Nothing to offload: the host link alone, with nothing loaded or written. */
 	if (in.nimages == 0) {
