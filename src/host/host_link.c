@@ -68,6 +68,20 @@ static size_t output_slot(const struct strvec *argv, const char *output)
 	return slot;
 }
 
+static int directory_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ok;
+
+	if (!slash)
+		return access(".", W_OK) == 0;
+	dir = slash == path ? ol_xstrdup("/") : ol_xstrndup(path, (size_t)(slash - path));
+	ok = access(dir, W_OK) == 0;
+	free(dir);
+	return ok;
+}
+
 int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculation *spec)
 {
 	const struct ol_spawn_config *sc = ol_spawn_config();
@@ -82,6 +96,10 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 	/* Only a regular file (or none) may be replaced by rename(): not a
 	 * device such as /dev/null, not a symbolic link. */
 	if (lstat(cl->output, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
+		return 0;
+	/* Nor when the linker would fail to write there: its message would
+	 * name the temp file instead of the output. */
+	if (!directory_writable(cl->output))
 		return 0;
 	strvec_push(&argv, cl->linker_path);
 	ol_cmdline_render_host(cl, NULL, &argv);
