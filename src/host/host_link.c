@@ -115,6 +115,8 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 	free(argv.v[slot]);
 	argv.v[slot] = ol_xstrdup(spec->tmp_output);
 	spec->active = ol_spawn_captured(&argv, &spec->child) == 0;
+	if (spec->active)
+		ol_temp_set_writer(spec->child.pid);
 	strvec_release(&argv);
 	if (!spec->active) {
 		ol_temp_forget(spec->tmp_output);
@@ -128,6 +130,7 @@ int ol_host_link_adopt(const struct ol_cmdline *cl, struct ol_host_speculation *
 {
 	int status = ol_child_finish(&spec->child);
 
+	ol_temp_set_writer(0);
 	spec->active = 0;
 	if (status == 0 && rename(spec->tmp_output, cl->output) < 0) {
 		ol_error("cannot rename '%s' to '%s': %s", spec->tmp_output, cl->output,
@@ -148,6 +151,7 @@ void ol_host_link_abandon(struct ol_host_speculation *spec)
 	if (!spec->active)
 		return;
 	ol_child_abandon(&spec->child);
+	ol_temp_set_writer(0);
 	unlink(spec->tmp_output);
 	free(spec->tmp_output);
 	spec->tmp_output = NULL;

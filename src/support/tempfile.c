@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ static char *volatile temps[MAX_TEMPS];
 static volatile size_t ntemps;
 static int save_temps;
 static int initialized;
+/* A child writing a registered file (the speculative host link): on a
+ * signal it is stopped first, so that it cannot write after the cleanup. */
+static volatile sig_atomic_t writer_pid;
 
 static void remove_all(void)
 {
@@ -33,6 +37,12 @@ static void remove_all(void)
 
 static void on_signal(int sig)
 {
+	pid_t writer = (pid_t)writer_pid;
+
+	if (writer > 0) {
+		kill(writer, SIGKILL);
+		waitpid(writer, NULL, 0);
+	}
 	remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -48,6 +58,11 @@ void ol_temp_cleanup(void)
 	}
 	ntemps = 0;
 	pthread_mutex_unlock(&registry_lock);
+}
+
+void ol_temp_set_writer(int pid)
+{
+	writer_pid = pid;
 }
 
 void ol_temp_init(int keep)
