@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,7 @@ static void jobserver_release(struct jobserver *js, char token)
 struct pool {
 	struct ol_groups *groups;
 	const struct ol_link_context *ctx;
+	size_t *order;          /* group indexes, costliest first */
 	atomic_size_t next;
 	struct jobserver js;
 	int use_jobserver;
@@ -117,11 +119,49 @@ static void *worker(void *arg)
 		int have_token = 0;
 		if (pool->use_jobserver && i > 0)
 			have_token = jobserver_acquire(&pool->js, &token) == 0;
-		run_one(&pool->groups->v[i], pool->ctx);
+		run_one(&pool->groups->v[pool->order[i]], pool->ctx);
 		if (have_token)
 			jobserver_release(&pool->js, token);
 	}
 	return NULL;
+}
+
+/*
+ * Jobs start costliest first, so that a long link does not start last and
+ * leave the other threads idle at the end (longest-processing-time order).
+ * The cost is a guess from the inputs: bitcode goes through LTO, the
+ * heaviest step, and weighs ten times as much as a native image's bytes.
+ * Results are kept in group order whatever the order of the runs.
+ */
+static uint64_t job_cost(const struct ol_group *g)
+{
+	uint64_t cost = 0;
+
+	for (size_t k = 0; k < g->nimages; k++) {
+		const struct ol_device_image *img = g->images[k];
+		cost += (uint64_t)img->bin.image_size * (img->bin.image_kind == OL_IMG_BITCODE ? 10 : 1);
+	}
+	return cost;
+}
+
+static size_t *costliest_first(const struct ol_groups *groups)
+{
+	size_t *order = ol_xcalloc(groups->n, sizeof(*order));
+	uint64_t *cost = ol_xcalloc(groups->n, sizeof(*cost));
+
+	for (size_t i = 0; i < groups->n; i++) {
+		size_t j = i;
+
+		cost[i] = job_cost(&groups->v[i]);
+		/* Insertion sort, stable: equal costs keep group order. */
+		while (j > 0 && cost[order[j - 1]] < cost[i]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	free(cost);
+	return order;
 }
 
 static void *preload_backend(void *unused)
@@ -170,6 +210,7 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	memset(&pool, 0, sizeof(pool));
 	pool.groups = groups;
 	pool.ctx = ctx;
+	pool.order = costliest_first(groups);
 	atomic_init(&pool.next, 0);
 	if (ctx->cl->wrapper_jobserver) {
 		jobserver_open(&pool.js);
@@ -198,6 +239,7 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	if (pool.use_jobserver && pool.js.rfd == pool.js.wfd)
 		close(pool.js.rfd);
 
+	free(pool.order);
 	if (preloading)
 		pthread_join(preload, NULL);
 	for (size_t i = 0; i < groups->n; i++) {
