@@ -22,7 +22,7 @@ int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs);
  * it and removes its file.  It is not started under --dry-run, -v,
  * --save-temps or a time trace, for short lines, when the output exists and
  * is not a regular file, or when the line has options whose files are named
- * after the output (maps, dependency files, LTO plugins, sonames).
+ * after the output (maps, dependency files, LTO plugins).
  */
 #include "offload/spawn.h"
 

@@ -33,15 +33,14 @@ int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs)
 /* Fewer inputs than this scan faster than the bookkeeping pays off. */
 #define SPECULATE_MIN_ITEMS 16
 
-/* Options with which the linker writes or loads files named after the
- * output or does LTO (temp files, maps, dependency lists, plugins): such a
- * link is not started early under another name. */
+/* Options with which the linker writes files named after the output or does
+ * LTO (temp files, maps, dependency lists, plugins): such a link is not
+ * started early under another name. */
 static int changes_with_output_name(const char *arg)
 {
 	static const char *const prefixes[] = {
 		"-plugin", "--plugin", "-flto", "--lto", "-Map", "--Map", "--print-map", "-M",
 		"--dependency-file", "-save-temps", "--save-temps", "--out-implib", "--pdb",
-		"-soname", "--soname", "-h",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
