@@ -20,7 +20,8 @@ int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs);
  * and exit status through, and renames the file into place (so a failed link
  * leaves the old output untouched).  Otherwise ol_host_link_abandon() kills
  * it and removes its file.  It is not started under --dry-run, -v,
- * --save-temps or a time trace, for short lines, when the output exists and
+ * --save-temps or a time trace, for short lines, for lines linking
+ * -lomptarget (offloading links), when the output exists and
  * is not a regular file, or when the line has options whose files are named
  * after the output (maps, dependency files, LTO plugins).
  */

@@ -81,6 +81,17 @@ static int directory_writable(const char *path)
 	return ok;
 }
 
+/* A line that links the offloading runtime almost surely carries device
+ * code: starting the host link early would only take a core from the scan. */
+static int links_offload_runtime(const struct ol_cmdline *cl)
+{
+	for (size_t i = 0; i < cl->nlink_items; i++)
+		if (cl->link_items[i].kind == OL_LINK_LIBRARY &&
+		    strcmp(cl->link_items[i].value, "omptarget") == 0)
+			return 1;
+	return 0;
+}
+
 int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculation *spec)
 {
 	const struct ol_spawn_config *sc = ol_spawn_config();
@@ -90,7 +101,8 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 
 	memset(spec, 0, sizeof(*spec));
 	if (sc->dry_run || sc->verbose || cl->save_temps || cl->time_trace || !cl->output ||
-	    !cl->linker_path || !*cl->linker_path || cl->nlink_items < SPECULATE_MIN_ITEMS)
+	    !cl->linker_path || !*cl->linker_path || cl->nlink_items < SPECULATE_MIN_ITEMS ||
+	    links_offload_runtime(cl))
 		return 0;
 	/* Only a regular file (or none) may be replaced by rename(): not a
 	 * device such as /dev/null, not a symbolic link. */
