@@ -29,8 +29,10 @@
  * (one file named two ways is mapped once).  Records and small files' bytes
  * live in the table's own arena.
  */
+/* A slot names a record under a key: by path, `path` is the spelling that
+ * was looked up (a file named two ways has two slots, one record). */
 struct index {
-	struct slot { uint64_t hash; struct ol_mapped_file *mf; } *slots;
+	struct slot { uint64_t hash; const char *path; struct ol_mapped_file *mf; } *slots;
 	size_t cap, n;
 };
 
@@ -58,7 +60,8 @@ static uint64_t identity_hash(unsigned long long dev, unsigned long long ino)
 	return hash_bytes(hash_bytes(14695981039346656037ull, &dev, sizeof(dev)), &ino, sizeof(ino));
 }
 
-static void index_insert(struct index *idx, uint64_t hash, struct ol_mapped_file *mf)
+static void index_insert(struct index *idx, uint64_t hash, const char *path,
+			 struct ol_mapped_file *mf)
 {
 	if (2 * (idx->n + 1) > idx->cap) {
 		struct index grown = { NULL, idx->cap ? 2 * idx->cap : 256, 0 };
@@ -66,13 +69,15 @@ static void index_insert(struct index *idx, uint64_t hash, struct ol_mapped_file
 		grown.slots = ol_xcalloc(grown.cap, sizeof(*grown.slots));
 		for (size_t i = 0; i < idx->cap; i++)
 			if (idx->slots[i].mf)
-				index_insert(&grown, idx->slots[i].hash, idx->slots[i].mf);
+				index_insert(&grown, idx->slots[i].hash, idx->slots[i].path,
+					     idx->slots[i].mf);
 		free(idx->slots);
 		*idx = grown;
 	}
 	for (size_t i = hash & (idx->cap - 1);; i = (i + 1) & (idx->cap - 1)) {
 		if (!idx->slots[i].mf) {
 			idx->slots[i].hash = hash;
+			idx->slots[i].path = path;
 			idx->slots[i].mf = mf;
 			idx->n++;
 			return;
@@ -81,7 +86,7 @@ static void index_insert(struct index *idx, uint64_t hash, struct ol_mapped_file
 }
 
 /* The slots with this hash, one by one: *pos starts at SIZE_MAX. */
-static struct ol_mapped_file *index_next(const struct index *idx, uint64_t hash, size_t *pos)
+static const struct slot *index_next(const struct index *idx, uint64_t hash, size_t *pos)
 {
 	if (!idx->cap)
 		return NULL;
@@ -91,7 +96,7 @@ static struct ol_mapped_file *index_next(const struct index *idx, uint64_t hash,
 			return NULL;
 		if (idx->slots[i].hash == hash) {
 			*pos = i;
-			return idx->slots[i].mf;
+			return &idx->slots[i];
 		}
 	}
 }
@@ -106,11 +111,11 @@ static struct ol_mapped_file *find_path(const char *path)
 {
 	uint64_t hash = path_hash(path);
 	size_t pos = SIZE_MAX;
-	struct ol_mapped_file *mf;
+	const struct slot *slot;
 
-	while ((mf = index_next(&by_path, hash, &pos)))
-		if (strcmp(mf->path, path) == 0)
-			return mf;
+	while ((slot = index_next(&by_path, hash, &pos)))
+		if (strcmp(slot->path, path) == 0)
+			return slot->mf;
 	return NULL;
 }
 
@@ -119,26 +124,21 @@ static struct ol_mapped_file *find_identity(const struct stat *st)
 	unsigned long long dev = (unsigned long long)st->st_dev, ino = (unsigned long long)st->st_ino;
 	uint64_t hash = identity_hash(dev, ino);
 	size_t pos = SIZE_MAX;
-	struct ol_mapped_file *mf;
+	const struct slot *slot;
 
-	while ((mf = index_next(&by_identity, hash, &pos)))
-		if (mf->dev == dev && mf->ino == ino)
-			return mf;
+	while ((slot = index_next(&by_identity, hash, &pos)))
+		if (slot->mf->dev == dev && slot->mf->ino == ino)
+			return slot->mf;
 	return NULL;
 }
 
-/* Index `mf` under `path` too: an alias record when the name differs. */
+/* Index `mf` under `path` too (another spelling maps to the same record),
+ * unless that spelling is there already (both threads may get here). */
 static void index_path(struct ol_mapped_file *mf, const char *path)
 {
-	if (strcmp(mf->path, path) != 0) {
-		struct ol_mapped_file *alias = ol_arena_alloc(&table_arena, sizeof(*alias));
-
-		*alias = *mf;
-		alias->path = ol_arena_strdup(&table_arena, path);
-		alias->next = NULL;
-		mf = alias;
-	}
-	index_insert(&by_path, path_hash(path), mf);
+	if (find_path(path))
+		return;
+	index_insert(&by_path, path_hash(path), ol_arena_strdup(&table_arena, path), mf);
 }
 
 /* The file's bytes: read into the arena when small, else mapped. */
@@ -225,7 +225,7 @@ struct ol_mapped_file *ol_map_file(const char *path)
 		mf->ino = (unsigned long long)st.st_ino;
 		mf->next = mapped_files;
 		mapped_files = mf;
-		index_insert(&by_identity, identity_hash(mf->dev, mf->ino), mf);
+		index_insert(&by_identity, identity_hash(mf->dev, mf->ino), mf->path, mf);
 		index_path(mf, path);
 		data = NULL;
 	}
