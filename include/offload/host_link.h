@@ -14,28 +14,33 @@ int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs);
  * The speculative host link.  Most links that reach the tool carry no device
  * code (CMake sends every link of a project through it), and for them all
  * the tool adds is the scan of the inputs.  ol_host_link_speculate() starts
- * the plain host link at once, while the scan runs, writing to
- * "<output>.offload-link-<pid>" with its output captured; when the scan
- * finds no device code, ol_host_link_adopt() waits for it, passes its output
- * and exit status through, and renames the file into place (so a failed link
- * leaves the old output untouched).  Otherwise ol_host_link_abandon() kills
- * it and removes its file.  It is not started under --dry-run, -v,
- * --save-temps or a time trace, for short lines, for lines linking
- * -lomptarget (offloading links), when the output exists and
- * is not a regular file, or when the line has options whose files are named
- * after the output (maps, dependency files, LTO plugins).
+ * the plain host link at once, exactly as the fast path would run it, while
+ * the scan runs, with its stdout and stderr captured (in one capture when
+ * they are the same file, so that their order holds).  When the scan finds no
+ * device code, ol_host_link_adopt() waits for it and passes its output and
+ * exit status through: the link is the one the fast path would have run.
+ * Otherwise ol_host_link_abandon() stops it (SIGTERM to its process group,
+ * then SIGKILL) and removes what it wrote to the output, and the real link
+ * runs later.  It is not started under --dry-run, -v, --save-temps or a time
+ * trace, for short lines, for lines linking -lomptarget (offloading links),
+ * when the output exists and is not a regular file, or when the line has
+ * options that write other files (maps, dependency files, traces, LTO).
  */
+#include <time.h>
+
 #include "offload/spawn.h"
 
 struct ol_host_speculation {
 	struct ol_child child;
-	char *tmp_output;
 	int active;
+	int had_output;                     /* the output's identity before */
+	unsigned long long output_dev, output_ino;
+	struct timespec output_mtime;
 };
 /* Returns 1 when the link was started. */
 int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculation *spec);
 /* Returns the linker's exit status, as ol_host_link. */
 int ol_host_link_adopt(const struct ol_cmdline *cl, struct ol_host_speculation *spec);
-void ol_host_link_abandon(struct ol_host_speculation *spec);
+void ol_host_link_abandon(const struct ol_cmdline *cl, struct ol_host_speculation *spec);
 
 #endif

@@ -25,8 +25,9 @@ const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out);
 void ol_temp_register(const char *path);
 /* Write a whole buffer to a new temp file; returns its path or NULL. */
 const char *ol_temp_write(const char *prefix, const char *ext, const void *data, size_t size);
-/* A child process (pid, or 0 for none) that writes a registered file: a
- * signal that ends this process kills it before the files are removed. */
+/* A child process leading its own process group (pid, or 0 for none) that
+ * writes files of ours: a signal or exit that ends this process sends the
+ * group SIGTERM and reaps the child before the files are removed. */
 void ol_temp_set_writer(int pid);
 /* Stop tracking a registered path (it was renamed into place). */
 void ol_temp_forget(const char *path);

@@ -1,11 +1,13 @@
 /* spawn: run programs with posix_spawn, echo them as upstream does.  See offload/spawn.h. */
 #include "offload/spawn.h"
 #include "offload/diag.h"
+#include "offload/tempfile.h"
 #include "offload/timer.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -91,23 +94,63 @@ int ol_spawn_wait(const struct strvec *argv)
 	return err < 0 ? -1 : exit_status(status, argv->v[0]);
 }
 
+/* The signals tempfile.c handles: blocked while a captured child's pid
+ * changes hands, so that its handler never sees a stale pid. */
+static void block_handled_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGPIPE);
+	sigaddset(&set, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* Is fd 1 the same file as fd 2 (2>&1)?  Then the child gets one capture
+ * for both, and its output keeps its order. */
+static int stdout_is_stderr(void)
+{
+	struct stat out, err;
+
+	return fstat(STDOUT_FILENO, &out) == 0 && fstat(STDERR_FILENO, &err) == 0 &&
+	       out.st_dev == err.st_dev && out.st_ino == err.st_ino;
+}
+
 int ol_spawn_captured(const struct strvec *argv, struct ol_child *child)
 {
 	posix_spawn_file_actions_t actions;
+	posix_spawnattr_t attr;
+	sigset_t old, none;
 	pid_t pid;
 	int err;
 
-	child->out_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
-	child->err_fd = memfd_create("offload-link-stderr", MFD_CLOEXEC);
 	child->name = argv->v[0];
-	if (child->out_fd < 0 || child->err_fd < 0) {
+	child->out_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
+	child->err_fd = stdout_is_stderr() ? -1 : memfd_create("offload-link-stderr", MFD_CLOEXEC);
+	if (child->out_fd < 0 || (child->err_fd < 0 && !stdout_is_stderr())) {
 		err = errno;
 		goto fail;
 	}
 	posix_spawn_file_actions_init(&actions);
 	posix_spawn_file_actions_adddup2(&actions, child->out_fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, child->err_fd, STDERR_FILENO);
-	err = posix_spawn(&pid, argv->v[0], &actions, NULL, argv->v, environ);
+	posix_spawn_file_actions_adddup2(&actions, child->err_fd >= 0 ? child->err_fd : child->out_fd,
+					 STDERR_FILENO);
+	/* Its own process group, so that stopping it stops what it runs; the
+	 * signal mask blocked here is not inherited. */
+	sigemptyset(&none);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+	block_handled_signals(&old);
+	err = posix_spawn(&pid, argv->v[0], &actions, &attr, argv->v, environ);
+	if (err == 0)
+		ol_temp_set_writer((int)pid);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&actions);
 	if (err == 0) {
 		child->pid = (int)pid;
@@ -130,6 +173,8 @@ static void replay(int from, int to)
 	ssize_t n;
 	off_t off = 0;
 
+	if (from < 0)
+		return;
 	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
 		for (ssize_t done = 0; done < n;) {
 			ssize_t w = write(to, buf + done, (size_t)(n - done));
@@ -144,25 +189,59 @@ static void replay(int from, int to)
 	close(from);
 }
 
+/* Reap an exited child, taking it off tempfile's hands first. */
+static int reap(struct ol_child *child)
+{
+	sigset_t old;
+	int status = 0;
+
+	block_handled_signals(&old);
+	ol_temp_set_writer(0);
+	while (waitpid((pid_t)child->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return status;
+}
+
+/* Wait until the child has exited, without reaping it. */
+static int wait_exited(const struct ol_child *child, int options)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	while (waitid(P_PID, (id_t)child->pid, &info, WEXITED | WNOWAIT | options) < 0)
+		if (errno != EINTR)
+			return -1;
+	return info.si_pid != 0;
+}
+
 int ol_child_finish(struct ol_child *child)
 {
-	int status, err = wait_for((pid_t)child->pid, child->name, &status);
+	int status;
 
+	if (wait_exited(child, 0) < 0)
+		return ol_error("waiting for '%s': %s", child->name, strerror(errno));
+	status = reap(child);
 	fflush(NULL);
 	replay(child->out_fd, STDOUT_FILENO);
 	replay(child->err_fd, STDERR_FILENO);
-	return err < 0 ? -1 : exit_status(status, child->name);
+	return exit_status(status, child->name);
 }
 
 void ol_child_abandon(struct ol_child *child)
 {
-	int status;
-
-	kill((pid_t)child->pid, SIGKILL);
-	while (waitpid((pid_t)child->pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* SIGTERM first: lld and mold then remove their own temp files. */
+	kill(-(pid_t)child->pid, SIGTERM);
+	for (int tries = 0; tries < 50 && wait_exited(child, WNOHANG) == 0; tries++) {
+		struct timespec pause = { 0, 4 * 1000 * 1000 };
+		nanosleep(&pause, NULL);
+	}
+	kill(-(pid_t)child->pid, SIGKILL);   /* a leader that would not stop, or what it ran */
+	wait_exited(child, 0);
+	reap(child);
 	close(child->out_fd);
-	close(child->err_fd);
+	if (child->err_fd >= 0)
+		close(child->err_fd);
 }
 
 int ol_spawn_checked(const struct strvec *argv)

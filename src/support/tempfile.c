@@ -22,9 +22,22 @@ static char *volatile temps[MAX_TEMPS];
 static volatile size_t ntemps;
 static int save_temps;
 static int initialized;
-/* A child writing a registered file (the speculative host link): on a
- * signal it is stopped first, so that it cannot write after the cleanup. */
+/* A child that writes files of ours (the speculative host link, in its own
+ * process group): whatever ends this process stops it first, so that
+ * nothing writes after the cleanup. */
 static volatile sig_atomic_t writer_pid;
+
+/* Async-signal-safe: SIGTERM lets lld and mold remove their own temp files. */
+static void stop_writer(void)
+{
+	pid_t writer = (pid_t)writer_pid;
+
+	if (writer > 0) {
+		writer_pid = 0;
+		kill(-writer, SIGTERM);
+		waitpid(writer, NULL, 0);
+	}
+}
 
 static void remove_all(void)
 {
@@ -37,12 +50,7 @@ static void remove_all(void)
 
 static void on_signal(int sig)
 {
-	pid_t writer = (pid_t)writer_pid;
-
-	if (writer > 0) {
-		kill(writer, SIGKILL);
-		waitpid(writer, NULL, 0);
-	}
+	stop_writer();
 	remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -50,6 +58,7 @@ static void on_signal(int sig)
 
 void ol_temp_cleanup(void)
 {
+	stop_writer();
 	pthread_mutex_lock(&registry_lock);
 	remove_all();
 	for (size_t i = 0; i < ntemps; i++) {
@@ -85,11 +94,21 @@ void ol_temp_init(int keep)
 
 void ol_temp_register(const char *path)
 {
+	char *copy = ol_xstrdup(path);
+	size_t slot;
+
 	pthread_mutex_lock(&registry_lock);
-	if (ntemps == MAX_TEMPS)
+	/* Slots of forgotten files are reused. */
+	for (slot = 0; slot < ntemps && temps[slot]; slot++)
+		;
+	if (slot == MAX_TEMPS) {
+		pthread_mutex_unlock(&registry_lock);   /* ol_fatal cleans up, taking the lock */
+		free(copy);
 		ol_fatal("too many temporary files");
-	temps[ntemps] = ol_xstrdup(path);
-	ntemps++;
+	}
+	temps[slot] = copy;
+	if (slot == ntemps)
+		ntemps++;
 	pthread_mutex_unlock(&registry_lock);
 }
 

@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 			ol_timer_end();
 			return finish(&cl, ol_host_link_adopt(&cl, &speculation));
 		}
-		ol_host_link_abandon(&speculation);
+		ol_host_link_abandon(&cl, &speculation);
 	}
 	end_stage(status);
 
