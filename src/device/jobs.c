@@ -31,6 +31,15 @@ struct jobserver {
 };
 
 /* MAKEFLAGS carries --jobserver-auth=R,W (pipe) or --jobserver-auth=fifo:PATH. */
+static const char *last_occurrence(const char *haystack, const char *needle)
+{
+	const char *last = NULL;
+
+	for (const char *p = haystack; (p = strstr(p, needle)); p++)
+		last = p;
+	return last;
+}
+
 static void jobserver_open(struct jobserver *js)
 {
 	const char *flags = getenv("MAKEFLAGS");
@@ -40,9 +49,11 @@ static void jobserver_open(struct jobserver *js)
 	js->rfd = js->wfd = -1;
 	if (!flags)
 		return;
-	auth = strstr(flags, "--jobserver-auth=");
+	/* The last occurrence counts: make 4.4 appends "--jobserver-auth=-2,-2"
+	 * to turn the jobserver off for a sub-make. */
+	auth = last_occurrence(flags, "--jobserver-auth=");
 	if (!auth)
-		auth = strstr(flags, "--jobserver-fds=");
+		auth = last_occurrence(flags, "--jobserver-fds=");
 	if (!auth)
 		return;
 	auth = strchr(auth, '=') + 1;
