@@ -323,15 +323,11 @@ int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ct
 int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
 				const struct ol_lto_settings *lto, struct strvec *files)
 {
-	int has_bitcode = 0;
-
-	for (size_t i = 0; i < g->nimages; i++)
-		has_bitcode |= is_bitcode(g->images[i]);
 	size_t native = 0;
 
 	for (size_t i = 0; i < g->nimages; i++)
 		native += !is_bitcode(g->images[i]);
-	if (has_bitcode && run_lto(g, ctx, lto, files) < 0)
+	if (native < g->nimages && run_lto(g, ctx, lto, files) < 0)
 		return -1;
 	if (lto->whole_archive_on && native >= PACK_MIN_IMAGES)
 		return pack_images(g, ctx, lto, files);
