@@ -2,12 +2,20 @@
  * strvec: a NULL-terminated, growable vector of owned strings (git's strvec).
  * strbuf: a growable NUL-terminated byte buffer (git's strbuf).
  * Both own their memory; *_release frees it and leaves an empty, reusable value.
+ * ol_starts_with: the prefix test the argument handling needs everywhere.
  */
 #ifndef OFFLOAD_STRVEC_H
 #define OFFLOAD_STRVEC_H
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <string.h>
+
+/* Does s begin with prefix? */
+static inline int ol_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 struct strvec {
 	char **v;      /* v[nr] == NULL always (v may be NULL when nr == 0 and never grown) */

@@ -17,6 +17,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "backend_impl.h"
+#include "offload/strvec.h"   /* ol_starts_with (inline: no link to olcore) */
 
 static int compare_strings(const void *a, const void *b)
 {
@@ -247,7 +248,7 @@ static int uses_init_array(const char *triple)
 	static const char *const gpu_prefixes[] = {"amdgcn", "nvptx", "spirv", "r600"};
 
 	for (size_t i = 0; i < sizeof(gpu_prefixes) / sizeof(gpu_prefixes[0]); i++)
-		if (strncmp(triple, gpu_prefixes[i], strlen(gpu_prefixes[i])) == 0)
+		if (ol_starts_with(triple, gpu_prefixes[i]))
 			return 0;
 	return ol_be_object_format(triple) == OL_BE_ELF;
 }

@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "backend_impl.h"
-
-static int starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+#include "offload/strvec.h"   /* ol_starts_with (inline: no link to olcore) */
 
 static int ends_with(const char *s, size_t len, const char *suffix)
 {
@@ -43,11 +39,11 @@ enum ol_be_objfmt ol_be_object_format(const char *triple)
 	vendor++;
 	os = strchr(vendor, '-');
 	os = os ? os + 1 : "";
-	if (starts_with(vendor, "apple-") || starts_with(os, "darwin") ||
-	    starts_with(os, "macos") || starts_with(os, "ios") || starts_with(os, "tvos") ||
-	    starts_with(os, "watchos") || starts_with(os, "xros") || starts_with(os, "driverkit"))
+	if (ol_starts_with(vendor, "apple-") || ol_starts_with(os, "darwin") ||
+	    ol_starts_with(os, "macos") || ol_starts_with(os, "ios") || ol_starts_with(os, "tvos") ||
+	    ol_starts_with(os, "watchos") || ol_starts_with(os, "xros") || ol_starts_with(os, "driverkit"))
 		return OL_BE_MACHO;
-	if (starts_with(os, "windows") || starts_with(os, "win32") || starts_with(os, "uefi"))
+	if (ol_starts_with(os, "windows") || ol_starts_with(os, "win32") || ol_starts_with(os, "uefi"))
 		return OL_BE_COFF;
 	return OL_BE_ELF;
 }

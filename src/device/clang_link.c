@@ -19,11 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 static int in_list(const struct strvec *list, const char *value)
 {
 	for (size_t i = 0; i < list->nr; i++)
@@ -38,7 +33,7 @@ static int names_own_processor(const char *arg, const struct ol_group *g)
 	static const char *const flags[] = { "-march=", "-mcpu=", "--offload-arch=" };
 
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		if (has_prefix(arg, flags[i])) {
+		if (ol_starts_with(arg, flags[i])) {
 			const char *value = arg + strlen(flags[i]);
 			size_t len = strcspn(g->arch, ":");
 			return strlen(value) == len && strncmp(value, g->arch, len) == 0;
@@ -60,7 +55,7 @@ static int honoured(const char *arg)
 		if (strcmp(arg, exact[i]) == 0)
 			return 1;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (has_prefix(arg, prefixes[i]))
+		if (ol_starts_with(arg, prefixes[i]))
 			return 1;
 	/* Warning flags, but not -Wl, -Wa, -Wp, which pass options on. */
 	return arg[0] == '-' && arg[1] == 'W' && arg[2] && arg[3] != ',';

@@ -22,11 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 static int has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
@@ -43,7 +38,7 @@ static char *named_cuda_path(const struct ol_group *g, const struct ol_link_cont
 
 	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
 	for (size_t i = 0; i < dev.nr; i++)
-		if (has_prefix(dev.v[i], "--cuda-path="))
+		if (ol_starts_with(dev.v[i], "--cuda-path="))
 			found = dev.v[i] + strlen("--cuda-path=");
 	path = found && *found ? ol_xstrdup(found) : NULL;
 	strvec_release(&dev);
@@ -82,7 +77,7 @@ static int min_ptx_for(const char *arch)
 	char *end;
 	long sm;
 
-	if (!has_prefix(arch, "sm_"))
+	if (!ol_starts_with(arch, "sm_"))
 		return 0;
 	sm = strtol(arch + 3, &end, 10);
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
@@ -170,7 +165,7 @@ static int assemble_ptx(const struct ol_group *g, const struct ol_link_context *
 	int rc;
 
 	strvec_push(&argv, ptxas);
-	strvec_push(&argv, has_prefix(g->triple, "nvptx64") ? "-m64" : "-m32");
+	strvec_push(&argv, ol_starts_with(g->triple, "nvptx64") ? "-m64" : "-m32");
 	if (debug && level == 0) {
 		strvec_push(&argv, "-g");
 		strvec_push(&argv, "--dont-merge-basicblocks");
@@ -200,7 +195,7 @@ static int link_cubins(const struct ol_group *g, const struct ol_link_context *c
 	struct strvec argv = STRVEC_INIT;
 
 	strvec_push(&argv, nvlink);
-	strvec_push(&argv, has_prefix(g->triple, "nvptx64") ? "-m64" : "-m32");
+	strvec_push(&argv, ol_starts_with(g->triple, "nvptx64") ? "-m64" : "-m32");
 	strvec_push(&argv, "-arch");
 	strvec_push(&argv, g->arch);
 	if (ol_group_debug(g, ctx) && ol_group_opt_level(g, ctx) == 0)

@@ -8,11 +8,6 @@
 
 #include <string.h>
 
-static int starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* CPUs that can run "host offload" images through libomptarget's CPU plugin
  * (upstream's list: x86, x86_64, aarch64, aarch64_be, ppc64, ppc64le,
  * systemz, loongarch64). */
@@ -23,19 +18,19 @@ static int matches_cpu(const char *triple)
 		"powerpc64le-", "ppc64-", "ppc64le-", "s390x-", "systemz-", "loongarch64-",
 	};
 	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
-		if (starts_with(triple, arches[i]))
+		if (ol_starts_with(triple, arches[i]))
 			return 1;
 	return 0;
 }
 
 static int matches_nvptx(const char *triple)
 {
-	return starts_with(triple, "nvptx64-") || starts_with(triple, "nvptx-");
+	return ol_starts_with(triple, "nvptx64-") || ol_starts_with(triple, "nvptx-");
 }
 
 static int matches_amdgpu(const char *triple)
 {
-	return starts_with(triple, "amdgcn-");
+	return ol_starts_with(triple, "amdgcn-");
 }
 
 static const struct ol_target targets[] = {

@@ -45,7 +45,7 @@ static int writes_side_files(const char *arg)
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (strncmp(arg, prefixes[i], strlen(prefixes[i])) == 0)
+		if (ol_starts_with(arg, prefixes[i]))
 			return 1;
 	return 0;
 }
