@@ -40,7 +40,7 @@ struct ol_host_speculation {
 /* Returns 1 when the link was started. */
 int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculation *spec);
 /* Returns the linker's exit status, as ol_host_link. */
-int ol_host_link_adopt(const struct ol_cmdline *cl, struct ol_host_speculation *spec);
+int ol_host_link_adopt(struct ol_host_speculation *spec);
 void ol_host_link_abandon(const struct ol_cmdline *cl, struct ol_host_speculation *spec);
 
 #endif

@@ -4,8 +4,6 @@
 #include "offload/spawn.h"
 
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -97,11 +95,10 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 	return spec->active;
 }
 
-int ol_host_link_adopt(const struct ol_cmdline *cl, struct ol_host_speculation *spec)
+int ol_host_link_adopt(struct ol_host_speculation *spec)
 {
 	int status = ol_child_finish(&spec->child);
 
-	(void)cl;
 	spec->active = 0;
 	return status < 0 ? 1 : status;
 }

@@ -124,13 +124,14 @@ int ol_spawn_captured(const struct strvec *argv, struct ol_child *child)
 	posix_spawn_file_actions_t actions;
 	posix_spawnattr_t attr;
 	sigset_t old, none;
+	int one_capture = stdout_is_stderr();
 	pid_t pid;
 	int err;
 
 	child->name = argv->v[0];
 	child->out_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
-	child->err_fd = stdout_is_stderr() ? -1 : memfd_create("offload-link-stderr", MFD_CLOEXEC);
-	if (child->out_fd < 0 || (child->err_fd < 0 && !stdout_is_stderr())) {
+	child->err_fd = one_capture ? -1 : memfd_create("offload-link-stderr", MFD_CLOEXEC);
+	if (child->out_fd < 0 || (child->err_fd < 0 && !one_capture)) {
 		err = errno;
 		goto fail;
 	}
