@@ -316,38 +316,54 @@ void ol_be_bitcode_info_free(struct ol_bc_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
+/* A lazily loaded module and its symbols, for both readers below: NULL
+ * with *err set on failure (list left empty). */
+static LLVMModuleRef load_with_symbols(LLVMContextRef ctx, struct ol_be_diag *diag,
+				       const uint8_t *data, size_t size, const char *name,
+				       struct symbol_list *list, char **err)
+{
+	LLVMModuleRef mod = load_lazy(ctx, diag, data, size, name, err);
+
+	if (mod && collect_symbols(mod, list)) {
+		symbol_list_release(list);
+		ol_be_fail(err, "out of memory");
+		LLVMDisposeModule(mod);
+		mod = NULL;
+	}
+	return mod;
+}
+
+static void release_module(LLVMContextRef ctx, struct ol_be_diag *diag, LLVMModuleRef mod)
+{
+	if (mod)
+		LLVMDisposeModule(mod);
+	ol_be_msg_release(&diag->errors);
+	LLVMContextDispose(ctx);
+}
+
 int ol_be_bitcode_info(const uint8_t *data, size_t size, const char *name,
 		       struct ol_bc_info *out, char **err)
 {
 	struct ol_be_diag diag;
 	LLVMContextRef ctx = ol_be_context_create(&diag);
-	LLVMModuleRef mod;
 	struct symbol_list list = {0};
+	LLVMModuleRef mod;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	mod = load_lazy(ctx, &diag, data, size, name, err);
-	if (!mod)
-		goto out;
-	if (collect_symbols(mod, &list)) {
-		symbol_list_release(&list);
-		ol_be_fail(err, "out of memory");
-		goto out;
+	mod = load_with_symbols(ctx, &diag, data, size, name, &list, err);
+	if (mod) {
+		out->symbols = list.items;
+		out->nsymbols = list.count;
+		if (collect_offload_sections(mod, name, out, err)) {
+			ol_be_bitcode_info_free(out);
+		} else {
+			out->clang_major = clang_major_of(mod);
+			out->entries_abi = entries_abi_of(mod);
+			rc = 0;
+		}
 	}
-	out->symbols = list.items;
-	out->nsymbols = list.count;
-	if (collect_offload_sections(mod, name, out, err)) {
-		ol_be_bitcode_info_free(out);
-		goto out;
-	}
-	out->clang_major = clang_major_of(mod);
-	out->entries_abi = entries_abi_of(mod);
-	rc = 0;
-out:
-	if (mod)
-		LLVMDisposeModule(mod);
-	ol_be_msg_release(&diag.errors);
-	LLVMContextDispose(ctx);
+	release_module(ctx, &diag, mod);
 	return rc;
 }
 
@@ -356,27 +372,12 @@ int ol_be_bitcode_symbols(const uint8_t *data, size_t size, const char *name,
 {
 	struct ol_be_diag diag;
 	LLVMContextRef ctx = ol_be_context_create(&diag);
-	LLVMModuleRef mod;
 	struct symbol_list list = {0};
-	int rc = -1;
+	LLVMModuleRef mod = load_with_symbols(ctx, &diag, data, size, name, &list, err);
+	int rc = mod ? 0 : -1;
 
-	*syms = NULL;
-	*nsyms = 0;
-	mod = load_lazy(ctx, &diag, data, size, name, err);
-	if (!mod)
-		goto out;
-	if (collect_symbols(mod, &list)) {
-		symbol_list_release(&list);
-		ol_be_fail(err, "out of memory");
-		goto out;
-	}
-	*syms = list.items;
+	*syms = list.items;   /* empty on failure */
 	*nsyms = list.count;
-	rc = 0;
-out:
-	if (mod)
-		LLVMDisposeModule(mod);
-	ol_be_msg_release(&diag.errors);
-	LLVMContextDispose(ctx);
+	release_module(ctx, &diag, mod);
 	return rc;
 }
