@@ -2,9 +2,14 @@
 # bootstrap.sh: set up a Debian bookworm machine for offload-link, build it,
 # and link and run one OpenMP offloading program through it.
 #
-#   sudo scripts/bootstrap.sh            install packages, build, run the example
+#   scripts/bootstrap.sh                 install packages, build, run the example
 #   scripts/bootstrap.sh --deps-only     install packages and the clang-16 runtime only
 #   scripts/bootstrap.sh --no-example    install and build, skip the example (scripts/test.sh)
+#   scripts/bootstrap.sh --check         only check that everything the tests use is
+#                                        there; name the package of each missing one
+#
+# Run it as root, or as a user who may sudo: it calls sudo only for apt-get,
+# and only when a package is missing.
 #
 # Environment: OL_BUILD_DIR (default <repo>/build), OL_BUILD_TYPE (default
 # RelWithDebInfo), OL_LLVM_VERSION (the LLVM the backend links; default: the
@@ -19,13 +24,14 @@ build=${OL_BUILD_DIR:-$repo/build}
 build_type=${OL_BUILD_TYPE:-RelWithDebInfo}
 llvm_version=${OL_LLVM_VERSION:-}
 
-deps_only=0 example=1
+deps_only=0 example=1 check_only=0
 for arg in "$@"; do
 	case $arg in
 	--deps-only) deps_only=1 ;;
+	--check) check_only=1 ;;
 	--no-example) example=0 ;;
 	-h | --help)
-		sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -37,26 +43,90 @@ done
 
 say() { printf '\n== %s\n' "$*"; }
 
-# What each package is for:
-#   clang-16/19/22, clang-tools-16/19/22  the compilers the tests drive, and the upstream
-#                                   clang-linker-wrapper / clang-offload-packager of each
-#                                   release (tests compare against them; 16's wrapper
-#                                   needs 16's packager)
-#   llvm-22-dev, llvm-19-dev        the LLVM C API the backend builds against (22 is the
-#                                   default; 19 is the other supported build)
-#   llvm-22-tools                   lit, FileCheck, not, split-file
-#   lld-16/19/22                    -fuse-ld=lld for host LTO links in the tests
-#   libomp5-19, libomp-19-dev       the OpenMP offloading runtime the programs run with
-#                                   (clang 16's runtime conflicts with it: see below)
-#   libelf-dev, zlib1g-dev, libzstd-dev, pkg-config, cmake, ninja-build, python3, time
-packages=(
-	clang-16 clang-tools-16
-	clang-19 clang-tools-19 lld-19 llvm-19-dev libomp5-19 libomp-19-dev
-	clang-22 clang-tools-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools
-	lld-16
-	libelf-dev zlib1g-dev libzstd-dev pkg-config cmake ninja-build python3 time
-	binutils file
+# What the build and the tests use, one line each: a program (looked up on PATH) or an
+# absolute path, then the Debian package that provides it.  This is the only list: the
+# packages to install are the ones named here, `bootstrap.sh --check` verifies every
+# line, and ctest runs that check before any other test (test "requirements"), so a
+# tool a test starts using without a line here fails on a fresh machine, loudly.
+# "machine-image" marks what the machine image provides and no package installs
+# (CUDA 13 at /usr/local/cuda); --check names it instead of a package.
+requirements=(
+	# the build
+	"cc                                              gcc"
+	"c++                                             g++"
+	"/usr/include/stdio.h                            libc6-dev"
+	"make                                            make"
+	"cmake                                           cmake"
+	"ninja                                           ninja-build"
+	"pkg-config                                      pkg-config"
+	"/usr/include/libelf.h                           libelf-dev"
+	"/usr/include/zlib.h                             zlib1g-dev"
+	"/usr/include/zstd.h                             libzstd-dev"
+	"/usr/lib/llvm-22/lib/cmake/llvm/LLVMConfig.cmake llvm-22-dev"
+	"/usr/lib/llvm-19/lib/cmake/llvm/LLVMConfig.cmake llvm-19-dev"
+	# the compilers the tests drive, and upstream's tools of each release (tests
+	# compare against them; 16's wrapper needs 16's packager)
+	"clang-16                                        clang-16"
+	"clang++-16                                      clang-16"
+	"/usr/lib/llvm-16/bin/clang-linker-wrapper       clang-tools-16"
+	"/usr/lib/llvm-16/bin/clang-offload-packager     clang-tools-16"
+	"/usr/lib/llvm-16/bin/llvm-ar                    llvm-16"
+	"/usr/lib/llvm-16/bin/ld.lld                     lld-16"
+	"clang-19                                        clang-19"
+	"clang++-19                                      clang-19"
+	"/usr/lib/llvm-19/bin/clang-linker-wrapper       clang-tools-19"
+	"/usr/lib/llvm-19/bin/clang-offload-packager     clang-tools-19"
+	"/usr/lib/llvm-19/bin/clang-offload-bundler      clang-tools-19"
+	"/usr/lib/llvm-19/bin/llvm-ar                    llvm-19"
+	"/usr/lib/llvm-19/bin/llvm-objcopy               llvm-19"
+	"/usr/lib/llvm-19/bin/ld.lld                     lld-19"
+	"clang-22                                        clang-22"
+	"clang++-22                                      clang-22"
+	"/usr/lib/llvm-22/bin/clang-linker-wrapper       clang-tools-22"
+	"/usr/lib/llvm-22/bin/clang-offload-bundler      clang-tools-22"
+	"/usr/lib/llvm-22/bin/clang-nvlink-wrapper       clang-tools-22"
+	"/usr/lib/llvm-22/bin/llvm-offload-binary        llvm-22"
+	"/usr/lib/llvm-22/bin/llvm-readelf               llvm-22"
+	"/usr/lib/llvm-22/bin/llvm-objdump               llvm-22"
+	"/usr/lib/llvm-22/bin/llvm-objcopy               llvm-22"
+	"/usr/lib/llvm-22/bin/llvm-ar                    llvm-22"
+	"/usr/lib/llvm-22/bin/ld.lld                     lld-22"
+	"/usr/lib/llvm-22/bin/lit                        llvm-22-tools"
+	"/usr/lib/llvm-22/bin/FileCheck                  llvm-22-tools"
+	"/usr/lib/llvm-22/bin/not                        llvm-22-tools"
+	"/usr/lib/llvm-22/bin/split-file                 llvm-22-tools"
+	"/usr/lib/llvm-22/bin/count                      llvm-22-tools"
+	# the OpenMP offloading runtime the programs run with (clang 16's conflicts
+	# with it and is unpacked into the build tree instead: fetch_omp16 below)
+	"/usr/lib/llvm-19/lib/libomptarget.so            libomp-19-dev"
+	"/usr/lib/llvm-19/lib/libomptarget.so.19.1       libomp5-19"
+	"/usr/lib/llvm-19/lib/libomptarget.devicertl.a    libomp-19-dev"
+	# HIP host links
+	"/usr/lib/x86_64-linux-gnu/libamdhip64.so        libamdhip64-dev"
+	# CUDA 13: ptxas and nvlink for NVPTX device links, fatbinary, libcudart
+	"/usr/local/cuda/bin/ptxas                       machine-image"
+	"/usr/local/cuda/bin/nvlink                      machine-image"
+	"/usr/local/cuda/bin/fatbinary                   machine-image"
+	"/usr/local/cuda/lib64/libcudart.so              machine-image"
+	# the host linker and tools the test scripts call
+	"ld                                              binutils"
+	"ar                                              binutils"
+	"python3                                         python3"
+	"file                                            file"
+	"/usr/bin/time                                   time"
+	"od                                              coreutils"
+	"cmp                                             diffutils"
+	"diff                                            diffutils"
 )
+
+# The packages named above (machine-image excluded), each once, in order.
+packages=()
+for line in "${requirements[@]}"; do
+	set -- $line
+	[ "$2" = machine-image ] && continue
+	case " ${packages[*]} " in *" $2 "*) ;; *) packages+=("$2") ;; esac
+done
+set --
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then
@@ -175,8 +245,45 @@ run_example() {
 	say "done: next, run scripts/test.sh"
 }
 
+# Every requirement line present, and clang 16's runtime unpacked; else name
+# what is missing and the package that provides it, and fail.
+# With "lenient", what the machine image provides is only warned about: the
+# tool builds without CUDA, the tests need it (they run --check).
+check_requirements() {
+	local line missing=0 what package lenient=${1:-}
+	for line in "${requirements[@]}"; do
+		set -- $line
+		what=$1 package=$2
+		case $what in
+		/*) [ -e "$what" ] && continue ;;
+		*) command -v "$what" >/dev/null 2>&1 && continue ;;
+		esac
+		if [ "$package" = machine-image ]; then
+			echo "bootstrap.sh: missing $what: the machine image's CUDA 13 at /usr/local/cuda (no Debian package provides it)" >&2
+			[ -n "$lenient" ] && continue
+		else
+			echo "bootstrap.sh: missing $what: install the Debian package $package (scripts/bootstrap.sh does)" >&2
+		fi
+		missing=$((missing + 1))
+	done
+	if [ ! -e "$build/deps/omp16/usr/lib/llvm-16/lib/libomptarget.so" ]; then
+		echo "bootstrap.sh: missing clang 16's OpenMP runtime in $build/deps/omp16: run scripts/bootstrap.sh --deps-only (unpacks libomp5-16, libomp-16-dev)" >&2
+		missing=$((missing + 1))
+	fi
+	if [ $missing -ne 0 ]; then
+		echo "bootstrap.sh: $missing requirement(s) of the build and tests missing" >&2
+		return 1
+	fi
+	echo "bootstrap.sh: all ${#requirements[@]} requirements of the build and tests present"
+}
+
+if [ $check_only -eq 1 ]; then
+	check_requirements
+	exit
+fi
 install_packages
 fetch_omp16
+check_requirements lenient
 if [ $deps_only -eq 1 ]; then
 	exit 0
 fi

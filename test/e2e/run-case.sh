@@ -35,7 +35,8 @@
 # --wrapper-dir upstream links through /usr/lib/llvm-N/bin/clang-linker-wrapper
 # (from a -B directory of its own), to check the cases themselves.
 #
-# Exit status: 0 pass, 1 fail, 77 skipped (this clang or its runtime is absent).
+# Exit status: 0 pass, 1 fail (also when a tool the case needs is missing: the
+# message names its package; scripts/bootstrap.sh installs them all).
 set -euo pipefail
 
 usage() {
@@ -69,9 +70,9 @@ if [ "$wrapper_dir" = upstream ]; then
 fi
 wrapper=$wrapper_dir/clang-linker-wrapper
 
-skip() {
-	echo "SKIPPED: $*"
-	exit 77
+missing() {
+	echo "FAILED [clang-$clang_version $case_name]: missing $1: install $2 (scripts/bootstrap.sh)" >&2
+	exit 1
 }
 fail() {
 	echo "FAILED [clang-$clang_version $case_name]: $*" >&2
@@ -81,26 +82,26 @@ fail() {
 CLANG=clang-$clang_version
 CLANGXX=clang++-$clang_version
 LLD=/usr/lib/llvm-$clang_version/bin/ld.lld
-command -v "$CLANG" >/dev/null || skip "$CLANG is not installed"
+command -v "$CLANG" >/dev/null || missing "$CLANG" "the Debian package clang-$clang_version"
 [ $upstream -eq 1 ] || [ -x "$wrapper" ] || fail "no executable $wrapper"
 [ -r "$shim" ] || fail "no $shim"
-[ -x "$LLD" ] || skip "lld-$clang_version is not installed"
+[ -x "$LLD" ] || missing "$LLD" "the Debian package lld-$clang_version"
 
 offload_flags=(-fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu)
 case $clang_version in
 19)
 	runtime_libdir=/usr/lib/llvm-19/lib
-	[ -e "$runtime_libdir/libomptarget.so" ] || skip "libomp-19-dev / libomp5-19 are not installed"
+	[ -e "$runtime_libdir/libomptarget.so" ] || missing "$runtime_libdir/libomptarget.so" "the Debian packages libomp-19-dev and libomp5-19"
 	;;
 16)
 	# clang 16 still uses the old offloading driver for OpenMP unless asked,
 	# and that one never runs clang-linker-wrapper.  Its runtime is the
 	# unpacked copy from scripts/bootstrap.sh (it conflicts with 19's package).
 	offload_flags+=(--offload-new-driver)
-	[ -n "$omp16" ] || skip "no --omp16 root given"
+	[ -n "$omp16" ] || fail "no --omp16 root given"
 	runtime_libdir=$omp16/usr/lib/llvm-16/lib
 	[ -e "$runtime_libdir/libomptarget.so" ] ||
-		skip "clang-16 OpenMP runtime not unpacked in $omp16 (run scripts/bootstrap.sh --deps-only)"
+		missing "clang-16's OpenMP runtime in $omp16" "it with scripts/bootstrap.sh --deps-only (unpacks libomp5-16, libomp-16-dev)"
 	offload_flags+=(-I "$runtime_libdir/clang/16/include" -L "$runtime_libdir")
 	;;
 *) fail "unsupported clang version $clang_version" ;;
@@ -108,7 +109,7 @@ esac
 
 if grep -q '^# clang:' "$SRC/recipe.sh" &&
 	! grep '^# clang:' "$SRC/recipe.sh" | grep -qw "$clang_version"; then
-	skip "case $case_name is not for clang-$clang_version"
+	fail "case $case_name is not for clang-$clang_version (its recipe's '# clang:' line)"
 fi
 
 rm -rf "$work"
@@ -116,7 +117,7 @@ mkdir -p "$work"
 cd "$work"
 if [ $upstream -eq 1 ]; then
 	upstream_wrapper=/usr/lib/llvm-$clang_version/bin/clang-linker-wrapper
-	[ -x "$upstream_wrapper" ] || skip "no $upstream_wrapper (clang-tools-$clang_version)"
+	[ -x "$upstream_wrapper" ] || missing "$upstream_wrapper" "the Debian package clang-tools-$clang_version"
 	mkdir -p "$wrapper_dir"
 	ln -s "$upstream_wrapper" "$wrapper"
 fi
@@ -165,6 +166,8 @@ linkxx() { link_with "$CLANGXX" "$@"; }
 archive() {
 	show llvm-ar rcs "$@"
 	rm -f "$1"
+	[ -x "/usr/lib/llvm-$clang_version/bin/llvm-ar" ] ||
+		missing "/usr/lib/llvm-$clang_version/bin/llvm-ar" "the Debian package llvm-$clang_version"
 	"/usr/lib/llvm-$clang_version/bin/llvm-ar" rcs "$@" || fail "llvm-ar $*"
 }
 
