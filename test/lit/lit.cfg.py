@@ -89,6 +89,10 @@ if find_tool("ptxas", ["/usr/local/cuda/bin"]) and find_tool("nvlink", ["/usr/lo
     config.available_features.add("cuda")
     subs["%cudapath"] = os.path.dirname(os.path.dirname(
         find_tool("ptxas", ["/usr/local/cuda/bin"])))
+    # Upstream's clang-nvlink-wrapper (19) finds nvlink only on PATH, and a
+    # fresh machine's PATH does not name CUDA's bin directory.
+    config.environment["PATH"] = os.pathsep.join(
+        [config.environment["PATH"], os.path.join(subs["%cudapath"], "bin")])
 if find_tool("ld.lld", [config.ol_llvm22_bindir]):
     config.available_features.add("ld.lld")
 
