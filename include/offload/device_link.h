@@ -76,6 +76,14 @@ void ol_groups_release(struct ol_groups *groups);
  * no device link). */
 int ol_groups_from_override_images(const struct ol_cmdline *cl, struct ol_groups *out);
 
+/* A CUDA program (ptxas, nvlink, fatbinary): in the CUDA installation
+ * named by --cuda-path (22: also --device-compiler=[<triple>=]--cuda-path=),
+ * then /usr/local/cuda/bin, then PATH.  Reports an error naming `purpose`
+ * ("the 'nvptx64-nvidia-cuda' 'sm_80' device link") and returns NULL when
+ * it is nowhere. */
+char *ol_find_cuda_program(const char *name, const char *triple, const char *purpose,
+			   const struct ol_link_context *ctx);
+
 /* A target family. */
 /* How upstream 22's device clang command treats a target family (spec
  * 4.4), for links that clang drives (src/device/clang_link.c). */

@@ -33,4 +33,8 @@ void ol_map_files_ahead_finish(void);
 void ol_mapped_drop_pages(void);
 void ol_mapped_release_all(void);
 
+/* A whole file read into a malloc'd buffer (*data NULL for an empty file),
+ * for outputs of the tools we run.  Returns 0, or -1 with errno set. */
+int ol_read_whole_file(const char *path, uint8_t **data, size_t *size);
+
 #endif

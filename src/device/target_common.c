@@ -4,6 +4,7 @@
 #include "offload/arena.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
+#include "offload/mapped_file.h"
 #include "offload/spawn.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
@@ -402,28 +403,13 @@ void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strv
 
 int ol_group_read_result(struct ol_group *g, const char *path)
 {
-	struct stat st;
-	FILE *f;
-
 	g->linked_path = path;
-	if (ol_spawn_config()->dry_run) {
-		g->linked.data = NULL;
-		g->linked.size = 0;
+	g->linked.data = NULL;
+	g->linked.size = 0;
+	if (ol_spawn_config()->dry_run)
 		return 0;
-	}
-	f = fopen(path, "rb");
-	if (!f || fstat(fileno(f), &st) < 0) {
-		if (f)
-			fclose(f);
+	if (ol_read_whole_file(path, &g->linked.data, &g->linked.size) < 0)
 		return ol_error("cannot read the linked device image '%s': %s", path, strerror(errno));
-	}
-	g->linked.size = (size_t)st.st_size;
-	g->linked.data = ol_xmalloc(g->linked.size);
-	if (fread(g->linked.data, 1, g->linked.size, f) != g->linked.size) {
-		fclose(f);
-		return ol_error("cannot read the linked device image '%s'", path);
-	}
-	fclose(f);
 	return 0;
 }
 

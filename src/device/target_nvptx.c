@@ -29,14 +29,14 @@ static int has_suffix(const char *s, const char *suffix)
 }
 
 /* The CUDA installation the user named, or NULL: the last --cuda-path= of
- * the group's --device-compiler values (22), else --cuda-path. */
-static char *named_cuda_path(const struct ol_group *g, const struct ol_link_context *ctx)
+ * the --device-compiler values for `triple` (22), else --cuda-path. */
+static char *named_cuda_path(const char *triple, const struct ol_link_context *ctx)
 {
 	struct strvec dev = STRVEC_INIT;
 	const char *found = ctx->cl->cuda_path;
 	char *path;
 
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
+	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, triple, ctx->flavor, &dev);
 	for (size_t i = 0; i < dev.nr; i++)
 		if (ol_starts_with(dev.v[i], "--cuda-path="))
 			found = dev.v[i] + strlen("--cuda-path=");
@@ -45,22 +45,32 @@ static char *named_cuda_path(const struct ol_group *g, const struct ol_link_cont
 	return path;
 }
 
-static char *find_cuda_program(const char *name, const struct ol_group *g,
-			       const struct ol_link_context *ctx)
+char *ol_find_cuda_program(const char *name, const char *triple, const char *purpose,
+			   const struct ol_link_context *ctx)
 {
-	char *cuda = named_cuda_path(g, ctx);
+	char *cuda = named_cuda_path(triple, ctx);
 	char *named_bin = cuda ? ol_xasprintf("%s/bin", cuda) : NULL;
 	const char *dirs[] = { named_bin, "/usr/local/cuda/bin", NULL };
 	char *program = ol_find_program(name, named_bin ? dirs : dirs + 1);
 
 	if (!program && cuda)
-		ol_error("cannot find '%s' for the '%s' '%s' device link in '%s', "
-			 "/usr/local/cuda/bin or PATH", name, g->triple, g->arch, named_bin);
+		ol_error("cannot find '%s' for %s in '%s', /usr/local/cuda/bin or PATH",
+			 name, purpose, named_bin);
 	else if (!program)
-		ol_error("cannot find '%s' for the '%s' '%s' device link in /usr/local/cuda/bin "
-			 "or PATH; pass --cuda-path=<CUDA installation>", name, g->triple, g->arch);
+		ol_error("cannot find '%s' for %s in /usr/local/cuda/bin or PATH; "
+			 "pass --cuda-path=<CUDA installation>", name, purpose);
 	free(named_bin);
 	free(cuda);
+	return program;
+}
+
+static char *find_cuda_program(const char *name, const struct ol_group *g,
+			       const struct ol_link_context *ctx)
+{
+	char *purpose = ol_xasprintf("the '%s' '%s' device link", g->triple, g->arch);
+	char *program = ol_find_cuda_program(name, g->triple, purpose, ctx);
+
+	free(purpose);
 	return program;
 }
 

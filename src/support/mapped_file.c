@@ -295,3 +295,39 @@ void ol_mapped_release_all(void)
 	index_release(&by_identity);
 	ol_arena_release(&table_arena);
 }
+
+int ol_read_whole_file(const char *path, uint8_t **data, size_t *size)
+{
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t done = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*data = NULL;
+	*size = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (st.st_size > 0)
+		buf = ol_xmalloc((size_t)st.st_size);
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;  /* the file shrank under us */
+			goto fail;
+		}
+		done += (size_t)n;
+	}
+	close(fd);
+	*data = buf;
+	*size = done;
+	return 0;
+fail:
+	free(buf);
+	close(fd);
+	return -1;
+}

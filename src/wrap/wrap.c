@@ -1,20 +1,46 @@
 /*
  * wrap: from linked device images to the registration objects of the host
  * link.  One object per offload kind, kinds in first-seen order (19/22).
- * OpenMP images are each packaged as an OffloadBinary {triple, arch}; the
- * backend builds the module (upstream layout of the chosen flavor) and
- * compiles it in-process.
+ * Each kind's images are sorted as upstream sorts them, bundled the kind's
+ * way (bundle_*.c: OffloadBinaries, a CUDA fatbinary, a HIP offload bundle)
+ * and handed to the backend, which builds the registration module of the
+ * chosen flavor and compiles it in-process.
  */
 #include "offload/wrap.h"
+#include "bundle.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
-#include "offload/offload_binary.h"
+#include "offload/inputs.h"
 #include "offload/spawn.h"
 #include "offload/tempfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What each offload kind does.  `prefix` names the registration module's
+ * files after the output, as upstream: "<exe>.<kind>.image.wrapper" (16:
+ * "<exe>.image.wrapper"). */
+struct kind_wrapper {
+	enum ol_offload_kind kind;
+	const char *title;            /* for messages */
+	enum ol_wrap_kind wrap_kind;
+	int (*bundle)(const struct ol_kind_images *images, const struct ol_link_context *ctx,
+		      struct ol_bundled *out);
+};
+
+static const struct kind_wrapper kind_wrappers[] = {
+	{ OL_OFK_OPENMP, "OpenMP", OL_WRAP_OPENMP, ol_bundle_openmp },
+	{ OL_OFK_CUDA, "CUDA", OL_WRAP_CUDA, ol_bundle_cuda },
+};
+
+static const struct kind_wrapper *wrapper_for(enum ol_offload_kind kind)
+{
+	for (size_t i = 0; i < sizeof(kind_wrappers) / sizeof(kind_wrappers[0]); i++)
+		if (kind_wrappers[i].kind == kind)
+			return &kind_wrappers[i];
+	return NULL;
+}
 
 /* Upstream sorts each kind's images with "A.triple > B.triple || A.arch >
  * B.arch"; a stable sort on (triple, arch) descending gives the same order
@@ -38,13 +64,48 @@ static void sort_groups(const struct ol_group **v, size_t n)
 	}
 }
 
-static int wrap_openmp(const struct ol_groups *groups, const struct ol_link_context *ctx,
-		       const char **object_out)
+/* The groups that carry images of `kind`, sorted (the caller frees v). */
+static void collect_kind(const struct ol_groups *groups, enum ol_offload_kind kind,
+			 struct ol_kind_images *out)
+{
+	out->kind = kind;
+	out->groups = ol_xcalloc(groups->n ? groups->n : 1, sizeof(*out->groups));
+	out->n = 0;
+	for (size_t i = 0; i < groups->n; i++)
+		if (groups->v[i].kinds & kind)
+			out->groups[out->n++] = &groups->v[i];
+	sort_groups(out->groups, out->n);
+}
+
+/* The kinds present, in the order their first image was met. */
+static size_t kinds_in_order(const struct ol_groups *groups, enum ol_offload_kind *order)
+{
+	size_t n = 0;
+	unsigned seen = 0;
+
+	for (size_t i = 0; i < groups->n; i++) {
+		const struct ol_group *g = &groups->v[i];
+		for (size_t k = 0; k < g->nimages; k++) {
+			enum ol_offload_kind kind = g->images[k]->bin.offload_kind;
+			if (kind != OL_OFK_NONE && !(seen & kind)) {
+				seen |= kind;
+				order[n++] = kind;
+			}
+		}
+		/* --override-image groups have no images, only their kind. */
+		for (unsigned bit = 1; bit <= OL_OFK_SYCL; bit <<= 1)
+			if ((g->kinds & bit) && !(seen & bit)) {
+				seen |= bit;
+				order[n++] = (enum ol_offload_kind)bit;
+			}
+	}
+	return n;
+}
+
+static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bundled,
+		     const struct ol_link_context *ctx, const char **object_out)
 {
 	const struct ol_backend *be = ol_backend_get();
-	const struct ol_group **members;
-	uint8_t **binaries;
-	size_t *sizes, n = 0;
 	struct ol_wrap_request req;
 	struct ol_buffer obj = { NULL, 0 };
 	char *ir = NULL, *err = NULL, *prefix, *bc_path = NULL;
@@ -52,53 +113,28 @@ static int wrap_openmp(const struct ol_groups *groups, const struct ol_link_cont
 
 	if (!be)
 		return -1;
-	members = ol_xcalloc(groups->n, sizeof(*members));
-	for (size_t i = 0; i < groups->n; i++)
-		if (groups->v[i].kinds & OL_OFK_OPENMP)
-			members[n++] = &groups->v[i];
-	sort_groups(members, n);
-
-	binaries = ol_xcalloc(n, sizeof(*binaries));
-	sizes = ol_xcalloc(n, sizeof(*sizes));
-	for (size_t i = 0; i < n; i++) {
-		const struct ol_group *g = members[i];
-		/* 22 stores a "generic" architecture as the empty string. */
-		const char *arch = ctx->flavor >= OL_FLAVOR_22 && strcmp(g->arch, "generic") == 0 ? ""
-											   : g->arch;
-		struct ol_offload_string strings[2] = { { "triple", g->triple }, { "arch", arch } };
-		/* An --override-image file without a CPU name carries no "arch", as upstream. */
-		size_t nstrings = g->nimages == 0 && !*arch ? 1 : 2;
-		struct ol_offload_binary_desc desc = {
-			.image_kind = ctx->cl->embed_bitcode ? OL_IMG_BITCODE : OL_IMG_OBJECT,
-			.offload_kind_raw = ol_offload_kind_encode(OL_OFK_OPENMP, ctx->flavor),
-			.flags = 0,
-			.strings = strings,
-			.nstrings = nstrings,
-			.image = g->linked.data,
-			.image_size = g->linked.size,
-		};
-		binaries[i] = ol_offload_binary_write(&desc, &sizes[i]);
-	}
-
-	prefix = ctx->flavor == OL_FLAVOR_16 ? ol_xasprintf("%s.image.wrapper", ctx->exe_name)
-					     : ol_xasprintf("%s.openmp.image.wrapper", ctx->exe_name);
+	prefix = ctx->flavor == OL_FLAVOR_16
+			 ? ol_xasprintf("%s.image.wrapper", ctx->exe_name)
+			 : ol_xasprintf("%s.%s.image.wrapper", ctx->exe_name, ol_offload_kind_name(kw->kind));
 	if (ctx->cl->save_temps && ctx->flavor != OL_FLAVOR_16)
 		bc_path = ol_xasprintf("%s.bc", prefix);
 
 	memset(&req, 0, sizeof(req));
-	req.kind = OL_WRAP_OPENMP;
+	req.kind = kw->wrap_kind;
 	req.flavor = (int)ctx->flavor;
 	req.host_triple = ctx->cl->host_triple;
-	req.images = (const uint8_t *const *)binaries;
-	req.sizes = sizes;
-	req.nimages = n;
+	req.images = (const uint8_t *const *)bundled->data;
+	req.sizes = bundled->size;
+	req.nimages = bundled->n;
 	req.relocatable = ctx->cl->relocatable && ctx->flavor != OL_FLAVOR_16;
 	req.want_ir = ctx->cl->print_wrapped_module;
 	req.save_bc_path = bc_path;
 
-	ol_spawn_note("wrapping %zu OpenMP image%s for %s", n, n == 1 ? "" : "s", req.host_triple);
+	ol_spawn_note("wrapping %zu %s image%s for %s", bundled->n, kw->title,
+		      bundled->n == 1 ? "" : "s", req.host_triple);
 	if (be->wrap(&req, &obj, &ir, &err) != 0) {
-		rc = ol_error("cannot build the OpenMP registration module: %s", err ? err : "unknown error");
+		rc = ol_error("cannot build the %s registration module: %s", kw->title,
+			      err ? err : "unknown error");
 	} else {
 		if (ir) {
 			fputs(ir, stderr);
@@ -108,11 +144,6 @@ static int wrap_openmp(const struct ol_groups *groups, const struct ol_link_cont
 		if (!*object_out)
 			rc = -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		free(binaries[i]);
-	free(binaries);
-	free(sizes);
-	free(members);
 	free(obj.data);
 	free(ir);
 	free(err);
@@ -124,23 +155,30 @@ static int wrap_openmp(const struct ol_groups *groups, const struct ol_link_cont
 int ol_wrap_all(const struct ol_groups *groups, const struct ol_link_context *ctx,
 		struct ol_wrapped *out)
 {
-	unsigned kinds = 0;
-	const char *object = NULL;
+	enum ol_offload_kind order[8];
+	size_t nkinds = kinds_in_order(groups, order);
+	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->objects = ol_arena_alloc(&ol_link_arena, 4 * sizeof(*out->objects));
-	for (size_t i = 0; i < groups->n; i++)
-		kinds |= groups->v[i].kinds;
+	out->objects = ol_arena_alloc(&ol_link_arena, (nkinds + 1) * sizeof(*out->objects));
+	for (size_t i = 0; i < nkinds && rc == 0; i++) {
+		const struct kind_wrapper *kw = wrapper_for(order[i]);
+		struct ol_kind_images images;
+		struct ol_bundled bundled;
+		const char *object = NULL;
 
-	if (kinds & (OL_OFK_CUDA | OL_OFK_HIP | OL_OFK_SYCL))
-		return ol_error("only OpenMP offloading is supported by this version of offload-link; "
-				"the inputs also carry %s images",
-				kinds & OL_OFK_CUDA ? "CUDA" : kinds & OL_OFK_HIP ? "HIP" : "SYCL");
-	if (kinds & OL_OFK_OPENMP) {
-		if (wrap_openmp(groups, ctx, &object) < 0)
-			return -1;
-		out->objects[out->nobjects++] = object;
+		if (!kw)
+			return ol_error("%s bundling is not supported", ol_offload_kind_name(order[i]));
+		memset(&bundled, 0, sizeof(bundled));
+		collect_kind(groups, order[i], &images);
+		rc = kw->bundle(&images, ctx, &bundled);
+		if (rc == 0)
+			rc = wrap_kind(kw, &bundled, ctx, &object);
+		if (rc == 0)
+			out->objects[out->nobjects++] = object;
+		ol_bundled_release(&bundled);
+		free(images.groups);
 	}
 	out->objects[out->nobjects] = NULL;
-	return 0;
+	return rc;
 }
