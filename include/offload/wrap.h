@@ -20,4 +20,9 @@ struct ol_wrapped {
 int ol_wrap_all(const struct ol_groups *groups, const struct ol_link_context *ctx,
 		struct ol_wrapped *out);
 
+/* --emit-fatbin-only (22): bundle as for wrapping and write the one bundle
+ * (a CUDA fatbinary, a HIP offload bundle, a lone OpenMP OffloadBinary) to
+ * the output, atomically; anything but exactly one is upstream's error. */
+int ol_wrap_write_fat_binary(const struct ol_groups *groups, const struct ol_link_context *ctx);
+
 #endif

@@ -1,10 +1,12 @@
 /*
  * --override-image=<kind>=<file> (19, 22): skip scanning and device linking;
  * each file is taken as the linked device image of that offload kind.  The
- * file must be ELF; its machine gives the triple (upstream: makeTriple()).
+ * file must be ELF; its machine gives the triple (upstream: makeTriple()) and,
+ * for a GPU, its flags the architecture (upstream: tryGetCPUName()).
  */
 #include "offload/device_link.h"
 #include "offload/arena.h"
+#include "offload/elf_cpu.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
 
@@ -77,7 +79,9 @@ int ol_groups_from_override_images(const struct ol_cmdline *cl, struct ol_groups
 		g = &out->v[out->n++];
 		memset(g, 0, sizeof(*g));
 		g->triple = triple;
-		g->arch = "";
+		char cpu[24];
+		const char *arch = ol_elf_cpu_name(mf->data, mf->size, cpu, sizeof(cpu));
+		g->arch = arch ? ol_arena_strdup(&ol_link_arena, arch) : "";
 		g->kinds = (unsigned)kind;
 		/* The group owns a copy, as every linked image does. */
 		g->linked.data = malloc(mf->size);

@@ -67,6 +67,7 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 
 	memset(spec, 0, sizeof(*spec));
 	if (sc->dry_run || sc->verbose || cl->save_temps || cl->time_trace || !cl->output ||
+	    cl->emit_fatbin_only ||
 	    !cl->linker_path || !*cl->linker_path || cl->nlink_items < SPECULATE_MIN_ITEMS ||
 	    links_offload_runtime(cl))
 		return 0;

@@ -152,6 +152,53 @@ static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bun
 	return rc;
 }
 
+/* Bundles one kind's images the kind's way; `kw` is set to its row. */
+static int bundle_kind(const struct ol_groups *groups, enum ol_offload_kind kind,
+		       const struct ol_link_context *ctx, const struct kind_wrapper **kw,
+		       struct ol_bundled *bundled)
+{
+	struct ol_kind_images images;
+	int rc;
+
+	memset(bundled, 0, sizeof(*bundled));
+	*kw = wrapper_for(kind);
+	if (!*kw)
+		return ol_error("%s bundling is not supported", ol_offload_kind_name(kind));
+	collect_kind(groups, kind, &images);
+	rc = (*kw)->bundle(&images, ctx, bundled);
+	free(images.groups);
+	return rc;
+}
+
+int ol_wrap_write_fat_binary(const struct ol_groups *groups, const struct ol_link_context *ctx)
+{
+	enum ol_offload_kind order[8];
+	size_t nkinds = kinds_in_order(groups, order), nbundles = 0;
+	struct ol_bundled bundled[8];
+	const uint8_t *data = NULL;
+	size_t size = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < nkinds; i++) {
+		const struct kind_wrapper *kw;
+
+		if (bundle_kind(groups, order[i], ctx, &kw, &bundled[i]) < 0)
+			rc = -1;
+		nbundles += bundled[i].n;
+		if (bundled[i].n == 1) {
+			data = bundled[i].data[0];
+			size = bundled[i].size[0];
+		}
+	}
+	if (rc == 0 && nbundles != 1)
+		rc = ol_error("Expected a single bundled image for direct fat binary output");
+	if (rc == 0 && !ol_spawn_config()->dry_run)
+		rc = ol_write_file_atomic(ctx->cl->output, data, size);
+	for (size_t i = 0; i < nkinds; i++)
+		ol_bundled_release(&bundled[i]);
+	return rc;
+}
+
 int ol_wrap_all(const struct ol_groups *groups, const struct ol_link_context *ctx,
 		struct ol_wrapped *out)
 {
@@ -162,22 +209,16 @@ int ol_wrap_all(const struct ol_groups *groups, const struct ol_link_context *ct
 	memset(out, 0, sizeof(*out));
 	out->objects = ol_arena_alloc(&ol_link_arena, (nkinds + 1) * sizeof(*out->objects));
 	for (size_t i = 0; i < nkinds && rc == 0; i++) {
-		const struct kind_wrapper *kw = wrapper_for(order[i]);
-		struct ol_kind_images images;
+		const struct kind_wrapper *kw;
 		struct ol_bundled bundled;
 		const char *object = NULL;
 
-		if (!kw)
-			return ol_error("%s bundling is not supported", ol_offload_kind_name(order[i]));
-		memset(&bundled, 0, sizeof(bundled));
-		collect_kind(groups, order[i], &images);
-		rc = kw->bundle(&images, ctx, &bundled);
+		rc = bundle_kind(groups, order[i], ctx, &kw, &bundled);
 		if (rc == 0)
 			rc = wrap_kind(kw, &bundled, ctx, &object);
 		if (rc == 0)
 			out->objects[out->nobjects++] = object;
 		ol_bundled_release(&bundled);
-		free(images.groups);
 	}
 	out->objects[out->nobjects] = NULL;
 	return rc;

@@ -87,11 +87,38 @@ static int finish(struct ol_cmdline *cl, int status)
 	return status;
 }
 
+/* The end of every link with device images: --emit-fatbin-only writes the
+ * bundle; otherwise the images are wrapped and the host link runs with the
+ * registration objects. */
+static int bundle_or_wrap_and_link(struct ol_cmdline *cl, struct ol_groups *groups,
+				   struct ol_link_context *ctx)
+{
+	struct ol_wrapped wrapped;
+	int status;
+
+	if (cl->emit_fatbin_only) {
+		ol_timer_begin("Bundle linked output");
+		status = ol_wrap_write_fat_binary(groups, ctx) < 0 ? 1 : 0;
+		ol_timer_end();
+		ol_groups_release(groups);
+		return status;
+	}
+	ol_timer_begin("Wrap bundled images");
+	end_stage(ol_wrap_all(groups, ctx, &wrapped));
+	ol_groups_release(groups);
+
+	/* The host line is rendered with the table of the release we behave as. */
+	cl->flavor = ctx->flavor;
+	ol_timer_begin("Execute host linker");
+	status = ol_host_link(cl, wrapped.objects);
+	ol_timer_end();
+	return status;
+}
+
 static int link_override_images(struct ol_cmdline *cl)
 {
 	struct ol_inputs no_inputs;
 	struct ol_groups groups;
-	struct ol_wrapped wrapped;
 	struct ol_link_context ctx;
 
 	memset(&no_inputs, 0, sizeof(no_inputs));
@@ -102,11 +129,7 @@ static int link_override_images(struct ol_cmdline *cl)
 	ctx.exe_name = base_name(cl->output);
 	if (ol_groups_from_override_images(cl, &groups) < 0)
 		ol_checkpoint();
-	if (ol_wrap_all(&groups, &ctx, &wrapped) < 0)
-		ol_checkpoint();
-	ol_groups_release(&groups);
-	cl->flavor = ctx.flavor;
-	return ol_host_link(cl, wrapped.objects);
+	return bundle_or_wrap_and_link(cl, &groups, &ctx);
 }
 
 int main(int argc, char **argv)
@@ -114,7 +137,6 @@ int main(int argc, char **argv)
 	struct ol_cmdline cl;
 	struct ol_inputs in;
 	struct ol_groups groups;
-	struct ol_wrapped wrapped;
 	struct ol_link_context ctx;
 	struct ol_host_speculation speculation;
 	int status, speculating;
@@ -148,7 +170,7 @@ int main(int argc, char **argv)
 	end_stage(status);
 
 	/* Nothing to offload: the host link alone, with nothing loaded or written. */
-	if (in.nimages == 0) {
+	if (in.nimages == 0 && !cl.emit_fatbin_only) {
 		ol_timer_begin("Execute host linker");
 		status = ol_host_link(&cl, NULL);
 		ol_timer_end();
@@ -170,14 +192,6 @@ int main(int argc, char **argv)
 	ol_mapped_drop_pages();
 	ol_timer_begin("Link device input");
 	end_stage(ol_device_link_all(&groups, &ctx));
-	ol_timer_begin("Wrap bundled images");
-	end_stage(ol_wrap_all(&groups, &ctx, &wrapped));
-	ol_groups_release(&groups);
 
-	/* The host line is rendered with the table of the release we behave as. */
-	cl.flavor = ctx.flavor;
-	ol_timer_begin("Execute host linker");
-	status = ol_host_link(&cl, wrapped.objects);
-	ol_timer_end();
-	return finish(&cl, status);
+	return finish(&cl, bundle_or_wrap_and_link(&cl, &groups, &ctx));
 }
