@@ -63,6 +63,8 @@ struct ol_lto_request {
 	const char *const *preserve;
 	int whole_program;
 	int emit_assembly;              /* PTX for NVPTX */
+	int emit_bitcode;               /* stop after optimization, return bitcode
+	                                   (--embed-bitcode: an image for the JIT) */
 	const char *save_temps_prefix;  /* write <prefix>.postlink.bc / .postopt.bc if set */
 	/* Called around each phase (link, optimize, codegen) for the time
 	 * trace: begin != 0 opens a scope named name, 0 closes it.  May be NULL. */

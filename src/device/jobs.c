@@ -110,8 +110,10 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 	snprintf(what, sizeof(what), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
 	ol_timer_begin_detail("Link device image", what);
 	ol_diag_capture_begin(&g->diag);
-	char *foreign = ol_group_foreign_compiler_arg(g, ctx);
-	int rc = foreign ? ol_group_link_through_clang(g, ctx, foreign) : g->target->link(g, ctx);
+	char *foreign = ctx->cl->embed_bitcode ? NULL : ol_group_foreign_compiler_arg(g, ctx);
+	int rc = ctx->cl->embed_bitcode ? ol_group_link_for_jit(g, ctx)
+		 : foreign		  ? ol_group_link_through_clang(g, ctx, foreign)
+					  : g->target->link(g, ctx);
 	free(foreign);
 	if (rc < 0 || g->diag.errors)
 		g->failed = 1;

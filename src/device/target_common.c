@@ -169,8 +169,8 @@ static void trace_phase(const char *name, int begin)
 		ol_timer_end();
 }
 
-static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
-		   const struct ol_lto_settings *lto, struct strvec *files)
+int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
+		     const struct ol_lto_settings *lto, struct strvec *files)
 {
 	const struct ol_backend *be = ol_backend_get();
 	struct ol_lto_request req;
@@ -195,7 +195,8 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		names[n] = g->images[i]->owner ? g->images[i]->owner->display : "<input>";
 		n++;
 	}
-	prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
+	prefix = lto->emit_bitcode ? ol_xasprintf("%s-jit-%s", ctx->exe_name, g->triple)
+				   : ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
 	if (ctx->cl->save_temps)
 		save_prefix = prefix;
 
@@ -213,6 +214,7 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	req.whole_program = n == g->nimages;
 	req.save_temps_prefix = save_prefix;
 	req.emit_assembly = lto->emit_assembly;
+	req.emit_bitcode = lto->emit_bitcode;
 	req.phase = trace_phase;
 
 	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s at -O%d", n, n == 1 ? "" : "s",
@@ -226,7 +228,8 @@ static int run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		free(err);
 	} else {
 		/* PTX is assembly: upstream names it "<exe>.<triple>.<arch>.s". */
-		path = ol_temp_write(prefix, lto->emit_assembly ? "s" : "o", out.data, out.size);
+		path = ol_temp_write(prefix, lto->emit_bitcode ? "bc" : lto->emit_assembly ? "s" : "o",
+				     out.data, out.size);
 		if (path)
 			strvec_push(files, path);
 		else
@@ -328,7 +331,7 @@ int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context
 
 	for (size_t i = 0; i < g->nimages; i++)
 		native += !is_bitcode(g->images[i]);
-	if (native < g->nimages && run_lto(g, ctx, lto, files) < 0)
+	if (native < g->nimages && ol_group_run_lto(g, ctx, lto, files) < 0)
 		return -1;
 	if (lto->whole_archive_on && native >= PACK_MIN_IMAGES)
 		return pack_images(g, ctx, lto, files);

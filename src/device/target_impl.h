@@ -32,7 +32,16 @@ struct ol_lto_settings {
 	 * between these two flags (--whole-archive / --no-whole-archive as
 	 * the linker or driver spells them) instead of one file each. */
 	const char *whole_archive_on, *whole_archive_off;
+	/* --embed-bitcode: LTO stops after optimization and writes bitcode,
+	 * "<exe>-jit-<triple>.bc" as upstream 16/19 name it. */
+	int emit_bitcode;
 };
+/* In-process LTO of the group's bitcode images with the family's settings;
+ * appends the result's path to `files`.  Returns 0 or -1 (reported). */
+int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
+		     const struct ol_lto_settings *lto, struct strvec *files);
+/* jit.c: the --embed-bitcode "link" of a group (spec 8.1). */
+int ol_group_link_for_jit(struct ol_group *g, const struct ol_link_context *ctx);
 /* ol_group_prepare_inputs with the family's LTO settings.  The LTO result
  * comes first in `files` ("<exe>.<triple>.<arch>.s" with emit_assembly). */
 int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
