@@ -155,6 +155,67 @@ def gpu_units(outdir, clang, units, archs, lto, jobs, runtime=True):
     return objects
 
 
+# What the CUDA/HIP sources need of the vendors' headers, without them: the
+# attributes clang knows and the launch function a kernel's host stub calls.
+GPU_LANG_PRELUDE = """\
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __host__ __attribute__((host))
+struct dim3 { unsigned x, y, z; __host__ __device__ dim3(unsigned a = 1, unsigned b = 1,
+  unsigned c = 1) : x(a), y(b), z(c) {} };
+typedef struct CUstream_st *stream_t;
+extern "C" int %(launch)s(const void *, dim3, dim3, void **, unsigned long, stream_t);
+"""
+
+
+def rdc_sources(outdir, units, lang):
+    """`units` CUDA or HIP files of relocatable device code: one kernel, a
+    __device__ variable and a __device__ function each, calling the previous
+    unit's function (so the device link resolves symbols across units), plus
+    main.cu.  Returns the paths, main.cu first."""
+    launch = "hipLaunchKernel" if lang == "hip" else "cudaLaunchKernel"
+    prelude = GPU_LANG_PRELUDE % {"launch": launch}
+    os.makedirs(outdir, exist_ok=True)
+    sources = []
+    for u in range(units):
+        path = os.path.join(outdir, "rdc%03d.cu" % u)
+        with open(path, "w") as out:
+            out.write(prelude)
+            if u > 0:
+                out.write("__device__ int rdc%03d_f(int);\n" % (u - 1))
+            call = "rdc%03d_f(x) + " % (u - 1) if u > 0 else ""
+            out.write("__device__ int rdc%03d_var = %d;\n"
+                      "__device__ int rdc%03d_f(int x) { return %sx * rdc%03d_var; }\n"
+                      "__global__ void rdc%03d_kernel(int *p) { p[%d] = rdc%03d_f(p[0]); }\n"
+                      % (u, u % 7 + 1, u, call, u, u, u % 16, u))
+        sources.append(path)
+    main = os.path.join(outdir, "main.cu")
+    with open(main, "w") as out:
+        out.write(prelude + "extern \"C\" int printf(const char *, ...);\n"
+                  "int main() { printf(\"%d units\\n\", " + str(units) + "); return 0; }\n")
+    return [main] + sources
+
+
+def rdc_flags(lang, archs):
+    """clang flags of a relocatable-device-code CUDA or HIP compile and link
+    through the new offloading driver, without the vendors' headers and device
+    libraries."""
+    flags = ["--offload-new-driver", "-fgpu-rdc"] + ["--offload-arch=" + a for a in archs]
+    if lang == "cuda":
+        return flags + ["-nocudainc", "-nocudalib", "--cuda-path=/usr/local/cuda"]
+    return flags + ["-nogpuinc", "-nogpulib"]
+
+
+def rdc_units(outdir, clang, units, lang, archs, jobs):
+    """rdc_sources compiled with rdc_flags.  Returns the object paths."""
+    sources = rdc_sources(outdir, units, lang)
+    objects = [s[:-3] + ".o" for s in sources]
+    cmds = [[clang, "-x", lang, "-O2", "-w"] + rdc_flags(lang, archs) + ["-c", src, "-o", obj]
+            for src, obj in zip(sources, objects)]
+    _compile_all(jobs, cmds)
+    return objects
+
+
 def main():
     import argparse
     parser = argparse.ArgumentParser(description="Write and compile a benchmark program.")

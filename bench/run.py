@@ -5,7 +5,7 @@ clang-linker-wrapper, in the same run on the same machine.
   bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7]
                [--gpu-units 100] [--gpu-archs sm_80,sm_90,gfx90a,gfx942] [--gpu-lto]
                [--gpu-clang 19|22]
-               [--only host|offload|gpu]
+               [--rdc-units 100] [--only host|offload|gpu|cuda|hip]
 
 (a) host: a plain host link of many objects with no offloading data, the
     link CMake sends through the wrapper for every C/C++ target once clang is
@@ -22,6 +22,12 @@ clang-linker-wrapper, in the same run on the same machine.
     default (one device link at a time) and with --wrapper-jobs=2.  With
     --gpu-clang 22: clang 22 objects built with -nogpulib against upstream 22.
     Needs CUDA's ptxas/nvlink; no GPU.
+(d) cuda, hip: a CUDA program of --rdc-units translation units of
+    relocatable device code (-fgpu-rdc, the new offloading driver) for sm_80
+    and sm_90, and the same program as HIP for gfx90a and gfx942, compiled by
+    clang 22: offload-link against upstream 22, which runs clang (and
+    clang-nvlink-wrapper, or clang-offload-bundler) processes per link.  The
+    host link takes libcudart / libamdhip64.
 
 Runs of the variants alternate (ABC ABC ...) after one warm-up round, so
 drifts in machine load touch all of them alike.  Reported: median and minimum
@@ -248,6 +254,46 @@ def bench_gpu(args, tool, work):
                   % (name, statistics.median(times[name]) / ours))
 
 
+def bench_rdc(args, tool, work, lang):
+    archs = ["sm_80", "sm_90"] if lang == "cuda" else ["gfx90a", "gfx942"]
+    clang = "clang++-22"
+    objdir = os.path.join(work, "%s22-%d-%s" % (lang, args.rdc_units, "-".join(archs)))
+    stamp = os.path.join(objdir, "done")
+    if not os.path.exists(stamp):
+        print("generating and compiling %d %s units for %s with %s ..."
+              % (args.rdc_units, lang.upper(), ",".join(archs), clang), flush=True)
+        objects = gen.rdc_units(objdir, clang, args.rdc_units, lang, archs, args.jobs)
+        with open(stamp, "w") as out:
+            out.write("\n".join(objects))
+    with open(stamp) as inp:
+        objects = inp.read().split("\n")
+    libs = (["-L/usr/local/cuda/lib64", "-lcudart"] if lang == "cuda" else ["-lamdhip64"])
+    wrapper = [c for c in driver_commands([clang] + gen.rdc_flags(lang, archs) + objects + libs
+                                          + ["-o", os.path.join(objdir, "app")])
+               if os.path.basename(c[0]) == "clang-linker-wrapper"]
+    if not wrapper:
+        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
+    wrapper_args = wrapper[-1][1:]
+    variants = [("offload-link", [[tool] + wrapper_args])]
+    for name, path in upstream_wrappers(("22",)):
+        variants.append((name, [[path] + wrapper_args]))
+        variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
+    env_path = os.environ.get("PATH", "")
+    # Upstream's device clang finds clang-nvlink-wrapper and nvlink on PATH.
+    os.environ["PATH"] = "/usr/lib/llvm-22/bin:/usr/local/cuda/bin:" + env_path
+    try:
+        times, failed = compare("(d) %s relocatable device code, %d units, %s (clang 22 objects)"
+                                % (lang.upper(), args.rdc_units, ", ".join(archs)),
+                                variants, "offload-link", args.gpu_reps, objdir)
+    finally:
+        os.environ["PATH"] = env_path
+    ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
+    for name, _ in variants[1:]:
+        if ours and name not in failed and times.get(name):
+            print("%s takes %.2fx the time of offload-link"
+                  % (name, statistics.median(times[name]) / ours))
+
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -268,7 +314,9 @@ def main():
                         help="compile the GPU units with -foffload-lto")
     parser.add_argument("--gpu-reps", type=int, default=3,
                         help="timed runs of each GPU variant (each takes seconds)")
-    parser.add_argument("--only", choices=("host", "offload", "gpu"))
+    parser.add_argument("--rdc-units", type=int, default=100,
+                        help="translation units of the CUDA and HIP programs")
+    parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip"))
     args = parser.parse_args()
 
     tool = os.path.join(os.path.abspath(args.build), "bin", "offload-link")
@@ -284,6 +332,10 @@ def main():
         bench_offload(args, tool, work)
     if args.only in (None, "gpu"):
         bench_gpu(args, tool, work)
+    if args.only in (None, "cuda"):
+        bench_rdc(args, tool, work, "cuda")
+    if args.only in (None, "hip"):
+        bench_rdc(args, tool, work, "hip")
 
 
 if __name__ == "__main__":
