@@ -319,6 +319,8 @@ def main():
     parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip"))
     args = parser.parse_args()
 
+    # Cold links: the device-link cache has its own scenario.
+    os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
     tool = os.path.join(os.path.abspath(args.build), "bin", "offload-link")
     if not os.access(tool, os.X_OK):
         sys.exit("bench: no %s (build first: scripts/bootstrap.sh)" % tool)

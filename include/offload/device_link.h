@@ -22,6 +22,8 @@
 struct ol_inputs;
 struct ol_device_image;
 struct ol_target;
+struct ol_cache;
+struct ol_sha256;
 
 struct ol_group {
 	const char *triple;
@@ -35,6 +37,7 @@ struct ol_group {
 	const char *linked_path;       /* where it was written (temp or save-temps) */
 	struct ol_diag_buffer diag;
 	int failed;
+	int cached;                    /* linked came from the device-link cache */
 };
 
 struct ol_groups {
@@ -48,6 +51,7 @@ struct ol_link_context {
 	const struct ol_inputs *in;
 	enum ol_flavor flavor;         /* resolved, never AUTO */
 	const char *exe_name;          /* basename of -o, for temp names */
+	struct ol_cache *cache;        /* the device-link cache, or NULL */
 };
 
 int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
@@ -64,6 +68,11 @@ int ol_target_ids_compatible(const char *triple_a, const char *arch_a,
  * for which no group links device code.  Call after ol_group_images(). */
 void ol_warn_unused_offload_archs(const struct ol_groups *groups,
 				  const struct ol_link_context *ctx);
+
+/* For the cache key (cache.h): how the group's link will run (its family's,
+ * or clang's when --device-compiler asks for it) and what that reads. */
+void ol_group_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+		       struct ol_cache *c, struct ol_sha256 *h);
 
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
  * Returns 0, or -1 after every failing job's diagnostics were printed. */
@@ -100,6 +109,10 @@ struct ol_target {
 	/* Link one group; runs on a worker thread.  Fills g->linked. */
 	int (*link)(struct ol_group *g, const struct ol_link_context *ctx);
 	struct ol_clang_shape clang;
+	/* For the cache key: the programs link() runs and the files it reads
+	 * besides the images (ol_key_tool, ol_key_file in cache.h). */
+	void (*identify)(const struct ol_group *g, const struct ol_link_context *ctx,
+			 struct ol_cache *c, struct ol_sha256 *h);
 };
 const struct ol_target *ol_target_for(const char *triple);
 

@@ -47,6 +47,11 @@ int ol_child_finish(struct ol_child *child);
 /* Kill the child, wait for it and drop what it wrote. */
 void ol_child_abandon(struct ol_child *child);
 
+/* Run argv quietly (no echo, not under --dry-run's control) with stdout and
+ * stderr together captured into *out (malloc'd, NUL-terminated, *size bytes),
+ * for facts about a tool such as its --version.  Returns the exit status, or
+ * -1 with nothing captured when it could not run or died from a signal. */
+int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size);
 /* Echo an in-process step under -v (not under plain --dry-run). */
 void ol_spawn_note(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -107,6 +107,11 @@ static char *find_clang(enum ol_flavor flavor)
 	return clang;
 }
 
+char *ol_group_find_clang(const struct ol_link_context *ctx)
+{
+	return find_clang(ctx->flavor);
+}
+
 int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *ctx,
 			     const struct strvec *files, const char *out, int clang_does_lto)
 {

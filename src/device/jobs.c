@@ -10,6 +10,8 @@
  */
 #include "offload/device_link.h"
 #include "target_impl.h"
+#include "offload/cache.h"
+#include "offload/tempfile.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
@@ -97,11 +99,29 @@ static void jobserver_release(struct jobserver *js, char token)
 struct pool {
 	struct ol_groups *groups;
 	const struct ol_link_context *ctx;
-	size_t *order;          /* group indexes, costliest first */
+	size_t *order;          /* indexes of the groups to link, costliest first */
+	size_t count;           /* how many */
 	atomic_size_t next;
 	struct jobserver js;
 	int use_jobserver;
 };
+
+void ol_group_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+		       struct ol_cache *c, struct ol_sha256 *h)
+{
+	char *foreign = ctx->cl->embed_bitcode ? NULL : ol_group_foreign_compiler_arg(g, ctx);
+
+	/* Which way run_one() will link it. */
+	ol_key_str(h, ctx->cl->embed_bitcode ? "jit" : foreign ? "clang" : g->target->name);
+	if (foreign) {
+		char *clang = ol_group_find_clang(ctx);
+		ol_key_tool(c, h, clang);
+		free(clang);
+	} else if (!ctx->cl->embed_bitcode && g->target->identify) {
+		g->target->identify(g, ctx, c, h);
+	}
+	free(foreign);
+}
 
 static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 {
@@ -126,7 +146,7 @@ static void *worker(void *arg)
 	struct pool *pool = arg;
 	size_t i;
 
-	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->groups->n) {
+	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->count) {
 		char token = '+';
 		/* Thread 0 runs on make's implicit token; the others ask for one. */
 		int have_token = 0;
@@ -157,14 +177,20 @@ static uint64_t job_cost(const struct ol_group *g)
 	return cost;
 }
 
-static size_t *costliest_first(const struct ol_groups *groups)
+/* The groups still to link (not from the cache), costliest first. */
+static size_t *costliest_first(const struct ol_groups *groups, size_t *count)
 {
-	size_t *order = ol_xcalloc(groups->n, sizeof(*order));
-	uint64_t *cost = ol_xcalloc(groups->n, sizeof(*cost));
+	size_t *order = ol_xcalloc(groups->n ? groups->n : 1, sizeof(*order));
+	uint64_t *cost = ol_xcalloc(groups->n ? groups->n : 1, sizeof(*cost));
+	size_t n = 0;
 
 	for (size_t i = 0; i < groups->n; i++) {
-		size_t j = i;
+		size_t j = n++;
 
+		if (groups->v[i].cached) {
+			n--;
+			continue;
+		}
 		cost[i] = job_cost(&groups->v[i]);
 		/* Insertion sort, stable: equal costs keep group order. */
 		while (j > 0 && cost[order[j - 1]] < cost[i]) {
@@ -174,7 +200,60 @@ static size_t *costliest_first(const struct ol_groups *groups)
 		order[j] = i;
 	}
 	free(cost);
+	*count = n;
 	return order;
+}
+
+/*
+ * The device-link cache: every group's key is computed and looked up here,
+ * on the main thread, before any job starts or any jobserver token is taken;
+ * a hit is written where the group's linked image would be, for the steps
+ * that read it as a file (fatbinary).  Not under --dry-run (nothing is
+ * linked) or --save-temps (whoever asks for the intermediate files wants
+ * them made).
+ */
+static int cache_usable(const struct ol_link_context *ctx)
+{
+	return ctx->cache && !ctx->cl->dry_run && !ctx->cl->save_temps;
+}
+
+static void look_up_cache(struct ol_groups *groups, const struct ol_link_context *ctx,
+			  char (*keys)[OL_CACHE_KEY_HEX])
+{
+	for (size_t i = 0; i < groups->n; i++) {
+		struct ol_group *g = &groups->v[i];
+		uint8_t *data;
+		size_t size;
+
+		ol_cache_group_key(ctx->cache, g, ctx, keys[i]);
+		if (!ol_cache_get(ctx->cache, keys[i], &data, &size)) {
+			ol_spawn_note("device-link cache: miss for %s %s (%.16s)", g->triple, g->arch,
+				      keys[i]);
+			continue;
+		}
+		char *prefix = ol_group_output_prefix(g, ctx);
+		const char *path = ol_temp_write(prefix, "img", data, size);
+		free(prefix);
+		if (!path) {
+			free(data);
+			continue;
+		}
+		g->linked.data = data;
+		g->linked.size = size;
+		g->linked_path = path;
+		g->cached = 1;
+		ol_spawn_note("device-link cache: hit for %s %s (%.16s)", g->triple, g->arch, keys[i]);
+	}
+}
+
+static void store_in_cache(const struct ol_groups *groups, const struct ol_link_context *ctx,
+			   char (*keys)[OL_CACHE_KEY_HEX])
+{
+	for (size_t i = 0; i < groups->n; i++) {
+		const struct ol_group *g = &groups->v[i];
+		if (!g->cached && !g->failed && g->linked.data)
+			ol_cache_put(ctx->cache, keys[i], g->linked.data, g->linked.size);
+	}
 }
 
 static void *preload_backend(void *unused)
@@ -199,6 +278,7 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	struct pool pool;
 	pthread_t *threads;
 	size_t njobs, started = 0;
+	char (*keys)[OL_CACHE_KEY_HEX] = NULL;
 	int failed = 0;
 
 	if (groups->n == 0)
@@ -214,6 +294,11 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 			if (groups->v[i].images[k]->bin.image_kind == OL_IMG_BITCODE && !ol_backend_get())
 				return -1;
 
+	if (cache_usable(ctx)) {
+		keys = ol_xcalloc(groups->n, sizeof(*keys));
+		look_up_cache(groups, ctx, keys);
+	}
+
 	/* The wrap stage needs the backend; loading libLLVM takes ~10 ms, so do it
 	 * on another thread while the device linker processes run. */
 	pthread_t preload;
@@ -223,17 +308,19 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	memset(&pool, 0, sizeof(pool));
 	pool.groups = groups;
 	pool.ctx = ctx;
-	pool.order = costliest_first(groups);
+	pool.order = costliest_first(groups, &pool.count);
 	atomic_init(&pool.next, 0);
 	if (ctx->cl->wrapper_jobserver) {
 		jobserver_open(&pool.js);
 		pool.use_jobserver = pool.js.usable;
 	}
-	njobs = job_count(ctx->cl, groups->n);
+	njobs = job_count(ctx->cl, pool.count);
 	if (ctx->cl->wrapper_jobserver && !pool.use_jobserver)
 		njobs = 1;
 
-	if (njobs <= 1) {
+	if (pool.count == 0) {
+		/* Every image came from the cache. */
+	} else if (njobs <= 1) {
 		worker(&pool);
 	} else {
 		threads = ol_xcalloc(njobs, sizeof(*threads));
@@ -259,6 +346,9 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 		failed |= groups->v[i].failed;
 		ol_diag_flush(&groups->v[i].diag);
 	}
+	if (keys && !failed)
+		store_in_cache(groups, ctx, keys);
+	free(keys);
 	return failed ? -1 : 0;
 }
 

@@ -14,6 +14,7 @@
  * (OL_LLVM_BINDIR), then on $PATH, also under Debian's versioned names.
  */
 #include "target_impl.h"
+#include "offload/cache.h"
 #include "offload/diag.h"
 #include "offload/spawn.h"
 #include "offload/strvec.h"
@@ -111,4 +112,15 @@ int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 	strbuf_release(&id_features);
 	strvec_release(&files);
 	return rc;
+}
+
+void ol_target_amdgpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			       struct ol_cache *c, struct ol_sha256 *h)
+{
+	char *lld = find_lld();
+
+	(void)g;
+	(void)ctx;
+	ol_key_tool(c, h, lld);
+	free(lld);
 }

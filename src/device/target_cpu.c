@@ -10,6 +10,7 @@
  * linker path) clang drives the link for the device triple.
  */
 #include "target_impl.h"
+#include "offload/cache.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
@@ -146,4 +147,60 @@ int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 	strvec_release(&files);
 	free(prefix);
 	return rc;
+}
+
+/* The resolved file of link item `item`, or NULL (the scan found each -l). */
+static const char *resolved_path(const struct ol_inputs *in, size_t item)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (in->v[i].link_item == item && in->v[i].kind != OL_IN_MISSING)
+			return in->v[i].path;
+	return NULL;
+}
+
+/* What the CPU link reads besides the images: the linker (or clang), the crt
+ * objects and the host line's libraries, by content, and the flags among
+ * them.  (A shared library's own dependencies, such as libc.so.6 behind the
+ * libc.so script, are not followed: they do not change the image's bytes.) */
+void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			    struct ol_cache *c, struct ol_sha256 *h)
+{
+	const struct ol_cmdline *cl = ctx->cl;
+	struct strvec libs = STRVEC_INIT;
+	struct crt_files crt;
+
+	if (cl->linker_path && same_arch(g->triple, cl->host_triple)) {
+		ol_key_tool(c, h, cl->linker_path);
+		find_crt_files(cl, &crt);
+		ol_key_file(c, h, crt.crti);
+		ol_key_file(c, h, crt.crtbegin);
+		ol_key_file(c, h, crt.crtend);
+		ol_key_file(c, h, crt.crtn);
+		release_crt_files(&crt);
+	} else {
+		char *clang = ol_group_find_clang(ctx);
+		ol_key_tool(c, h, clang);
+		free(clang);
+	}
+	ol_group_push_host_libraries(ctx, &libs, 0);
+	for (size_t i = 0; i < libs.nr; i++)
+		ol_key_str(h, libs.v[i]);
+	strvec_release(&libs);
+	for (size_t i = 0; i < cl->nlink_items; i++) {
+		const struct ol_link_item *item = &cl->link_items[i];
+		const char *path;
+
+		if (item->kind != OL_LINK_FILE && item->kind != OL_LINK_LIBRARY)
+			continue;
+		path = resolved_path(ctx->in, i);
+		if (item->kind == OL_LINK_FILE) {
+			enum ol_input_kind kind = OL_IN_MISSING;
+			for (size_t k = 0; k < ctx->in->n; k++)
+				if (ctx->in->v[k].link_item == i)
+					kind = ctx->in->v[k].kind;
+			if (kind != OL_IN_ARCHIVE && kind != OL_IN_SHARED)
+				continue;
+		}
+		ol_key_file(c, h, path);
+	}
 }

@@ -8,6 +8,14 @@
 int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx);
 int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx);
 int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx);
+void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			    struct ol_cache *c, struct ol_sha256 *h);
+void ol_target_nvptx_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			      struct ol_cache *c, struct ol_sha256 *h);
+void ol_target_amdgpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			       struct ol_cache *c, struct ol_sha256 *h);
+/* clang_link.c: the clang that drives device links (malloc'd, or NULL). */
+char *ol_group_find_clang(const struct ol_link_context *ctx);
 
 /* Shared steps of every family. */
 

@@ -14,6 +14,7 @@
  * --device-compiler), then /usr/local/cuda, then $PATH.
  */
 #include "target_impl.h"
+#include "offload/cache.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
@@ -45,22 +46,36 @@ static char *named_cuda_path(const char *triple, const struct ol_link_context *c
 	return path;
 }
 
-char *ol_find_cuda_program(const char *name, const char *triple, const char *purpose,
-			   const struct ol_link_context *ctx)
+/* The program, or NULL without a word. */
+static char *cuda_program_path(const char *name, const char *triple,
+			       const struct ol_link_context *ctx, char **named_bin_out)
 {
 	char *cuda = named_cuda_path(triple, ctx);
 	char *named_bin = cuda ? ol_xasprintf("%s/bin", cuda) : NULL;
 	const char *dirs[] = { named_bin, "/usr/local/cuda/bin", NULL };
 	char *program = ol_find_program(name, named_bin ? dirs : dirs + 1);
 
-	if (!program && cuda)
+	free(cuda);
+	if (named_bin_out)
+		*named_bin_out = named_bin;
+	else
+		free(named_bin);
+	return program;
+}
+
+char *ol_find_cuda_program(const char *name, const char *triple, const char *purpose,
+			   const struct ol_link_context *ctx)
+{
+	char *named_bin;
+	char *program = cuda_program_path(name, triple, ctx, &named_bin);
+
+	if (!program && named_bin)
 		ol_error("cannot find '%s' for %s in '%s', /usr/local/cuda/bin or PATH",
 			 name, purpose, named_bin);
 	else if (!program)
 		ol_error("cannot find '%s' for %s in /usr/local/cuda/bin or PATH; "
 			 "pass --cuda-path=<CUDA installation>", name, purpose);
 	free(named_bin);
-	free(cuda);
 	return program;
 }
 
@@ -297,4 +312,16 @@ int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
 	free(prefix);
 	strvec_release(&files);
 	return rc;
+}
+
+void ol_target_nvptx_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			      struct ol_cache *c, struct ol_sha256 *h)
+{
+	static const char *const tools[] = { "ptxas", "nvlink" };
+
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		char *path = cuda_program_path(tools[i], g->triple, ctx, NULL);
+		ol_key_tool(c, h, path);
+		free(path);
+	}
 }

@@ -34,9 +34,11 @@ static int matches_amdgpu(const char *triple)
 }
 
 static const struct ol_target targets[] = {
-	{ "cpu", matches_cpu, ol_target_cpu_link, { "-march=", 0, 1, 0 } },
-	{ "nvptx", matches_nvptx, ol_target_nvptx_link, { "-march=", 0, 0, 1 } },
-	{ "amdgpu", matches_amdgpu, ol_target_amdgpu_link, { "-mcpu=", 1, 1, 1 } },
+	{ "cpu", matches_cpu, ol_target_cpu_link, { "-march=", 0, 1, 0 }, ol_target_cpu_identify },
+	{ "nvptx", matches_nvptx, ol_target_nvptx_link, { "-march=", 0, 0, 1 },
+	  ol_target_nvptx_identify },
+	{ "amdgpu", matches_amdgpu, ol_target_amdgpu_link, { "-mcpu=", 1, 1, 1 },
+	  ol_target_amdgpu_identify },
 };
 
 const struct ol_target *ol_target_for(const char *triple)

@@ -94,6 +94,40 @@ int ol_spawn_wait(const struct strvec *argv)
 	return err < 0 ? -1 : exit_status(status, argv->v[0]);
 }
 
+int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size)
+{
+	posix_spawn_file_actions_t actions;
+	int fd = memfd_create("offload-link-output", MFD_CLOEXEC), status, err;
+	struct stat st;
+	pid_t pid;
+	char *buf;
+
+	*out = NULL;
+	*size = 0;
+	if (fd < 0)
+		return -1;
+	posix_spawn_file_actions_init(&actions);
+	posix_spawn_file_actions_adddup2(&actions, fd, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&actions, fd, STDERR_FILENO);
+	err = posix_spawn(&pid, argv->v[0], &actions, NULL, argv->v, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	if (err || waitpid(pid, &status, 0) < 0 || fstat(fd, &st) < 0) {
+		close(fd);
+		return -1;
+	}
+	buf = ol_xmalloc((size_t)st.st_size + 1);
+	if (pread(fd, buf, (size_t)st.st_size, 0) != st.st_size) {
+		free(buf);
+		close(fd);
+		return -1;
+	}
+	buf[st.st_size] = '\0';
+	close(fd);
+	*out = buf;
+	*size = (size_t)st.st_size;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* The signals tempfile.c handles: blocked while a captured child's pid
  * changes hands, so that its handler never sees a stale pid. */
 static void block_handled_signals(sigset_t *old)

@@ -40,6 +40,9 @@ path = os.pathsep.join([config.ol_llvm22_bindir,
                         config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["PATH"] = path
 config.environment["OFFLOAD_LINK_BACKEND"] = config.ol_backend
+# Tests compare the commands a link runs: a device-link cache hit would run
+# none.  The cache's own tests turn it on with their own directory.
+config.environment["OFFLOAD_LINK_NO_CACHE"] = "1"
 # Messages and sorting must not depend on the caller's locale.
 config.environment["LC_ALL"] = "C"
 for passthrough in ("TMPDIR", "HOME"):

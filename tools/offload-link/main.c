@@ -8,6 +8,7 @@
  */
 #include "offload/arena.h"
 #include "offload/backend.h"
+#include "offload/cache.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/diag.h"
@@ -143,6 +144,10 @@ int main(int argc, char **argv)
 
 	ol_diag_init(argv[0]);
 	atexit(release_all);
+	/* "offload-link cache stats|prune|clear": the cache's own command. */
+	if (argc > 1 && strcmp(argv[1], "cache") == 0 &&
+	    strcmp(base_name(argv[0]), "clang-linker-wrapper") != 0)
+		return ol_cache_command(argc - 2, argv + 2);
 	if (ol_cmdline_parse(argc, argv, &cl) < 0)
 		ol_checkpoint();
 	ol_temp_init(cl.save_temps);
@@ -182,6 +187,7 @@ int main(int argc, char **argv)
 	ctx.in = &in;
 	ctx.flavor = pick_flavor(&cl, &in);
 	ctx.exe_name = base_name(cl.output);
+	ctx.cache = ol_cache_open(&cl);
 	ol_spawn_note("behaving as clang-linker-wrapper %d", (int)ctx.flavor);
 
 	ol_timer_begin("Resolve archive members");
@@ -191,7 +197,9 @@ int main(int argc, char **argv)
 	ol_warn_unused_offload_archs(&groups, &ctx);
 	ol_mapped_drop_pages();
 	ol_timer_begin("Link device input");
-	end_stage(ol_device_link_all(&groups, &ctx));
+	status = ol_device_link_all(&groups, &ctx);
+	ol_cache_close(ctx.cache);
+	end_stage(status);
 
 	return finish(&cl, bundle_or_wrap_and_link(&cl, &groups, &ctx));
 }

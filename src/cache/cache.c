@@ -1,0 +1,390 @@
+/*
+ * cache: the local device-link cache (include/offload/cache.h).
+ *
+ * Layout of a cache directory:
+ *   <dir>/<2 hex>/<64 hex>   entries: a 48-byte header, then the linked image
+ *   <dir>/ids/<64 hex>       remembered tool and file identities (64 hex)
+ *   <dir>/tmp/               files being written; renamed into place whole
+ *   <dir>/stats              counters, updated under flock(2)
+ * Every file appears by rename(2) only, so concurrent links, on one machine
+ * or many sharing the directory over a network file system, never read a
+ * half-written file; a bad entry found anyway (a disk error, a truncated
+ * copy) fails its checksum and is dropped.
+ */
+#include "offload/cache.h"
+#include "cache_impl.h"
+#include "offload/backend.h"
+#include "offload/cmdline.h"
+#include "offload/device_link.h"
+#include "offload/diag.h"
+#include "offload/inputs.h"
+#include "offload/mapped_file.h"
+#include "offload/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Bumped whenever what a key covers or the entry layout changes. */
+#define CACHE_FORMAT "offload-link device-link cache 1"
+#define ENTRY_MAGIC "OLCE"
+#define ENTRY_HEADER 48   /* magic, u32 version, u64 payload size, SHA-256 of the payload */
+
+/* ---- configuration --------------------------------------------------------- */
+
+int ol_cache_parse_size(const char *text, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t unit = 1;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || end == text)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': unit = 1ull << 10; end++; break;
+	case 'm': case 'M': unit = 1ull << 20; end++; break;
+	case 'g': case 'G': unit = 1ull << 30; end++; break;
+	case 't': case 'T': unit = 1ull << 40; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && unit > 1)
+		end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v > UINT64_MAX / unit)
+		return -1;
+	*out = v * unit;
+	return 0;
+}
+
+static int env_true(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0") != 0 && strcmp(v, "false") != 0;
+}
+
+int ol_cache_settings(const struct ol_cmdline *cl, struct ol_cache_settings *s)
+{
+	const char *env;
+
+	memset(s, 0, sizeof(*s));
+	s->enabled = !env_true("OFFLOAD_LINK_NO_CACHE");
+	s->max_size = OL_CACHE_DEFAULT_MAX_SIZE;
+	env = getenv("OFFLOAD_LINK_CACHE_MAX_SIZE");
+	if (env && *env && ol_cache_parse_size(env, &s->max_size) < 0)
+		return ol_error("OFFLOAD_LINK_CACHE_MAX_SIZE=%s: expected a size such as 5G or 500M", env);
+	env = getenv("OFFLOAD_LINK_CACHE_DIR");
+	if (env && *env)
+		s->dir = ol_xstrdup(env);
+	for (size_t i = 0; cl && i < cl->nargs; i++) {
+		const struct ol_arg *a = &cl->args[i];
+		switch (a->id) {
+		case OPT_no_cache:
+			s->enabled = 0;
+			break;
+		case OPT_cache_dir:
+			free(s->dir);
+			s->dir = ol_xstrdup(a->value);
+			break;
+		case OPT_cache_max_size:
+			if (ol_cache_parse_size(a->value, &s->max_size) < 0)
+				return ol_error("--cache-max-size=%s: expected a size such as 5G or 500M",
+						a->value);
+			break;
+		default:
+			break;
+		}
+	}
+	if (!s->dir) {
+		const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+		if (xdg && *xdg == '/')
+			s->dir = ol_xasprintf("%s/offload-link", xdg);
+		else if (home && *home)
+			s->dir = ol_xasprintf("%s/.cache/offload-link", home);
+		else
+			s->enabled = 0;
+	}
+	return 0;
+}
+
+/* ---- opening ------------------------------------------------------------------ */
+
+static int make_dirs(const char *path)
+{
+	char *copy = ol_xstrdup(path);
+	int rc = 0;
+
+	for (char *p = copy + 1; *p && rc == 0; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	if (rc == 0 && mkdir(copy, 0777) < 0 && errno != EEXIST)
+		rc = -1;
+	free(copy);
+	return rc;
+}
+
+struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s)
+{
+	struct ol_cache *c;
+	char *tmp, *ids;
+
+	if (!s->enabled || !s->dir)
+		return NULL;
+	tmp = ol_xasprintf("%s/tmp", s->dir);
+	ids = ol_xasprintf("%s/ids", s->dir);
+	if (make_dirs(tmp) < 0 || make_dirs(ids) < 0 || access(s->dir, W_OK) < 0 ||
+	    access(tmp, W_OK) < 0 || access(ids, W_OK) < 0) {
+		ol_warn("device-link cache '%s' is not usable (%s); linking without it",
+			   s->dir, strerror(errno));
+		free(tmp);
+		free(ids);
+		return NULL;
+	}
+	free(ids);
+	c = ol_xcalloc(1, sizeof(*c));
+	c->dir = ol_xstrdup(s->dir);
+	c->tmp = tmp;
+	c->max_size = s->max_size;
+	return c;
+}
+
+struct ol_cache *ol_cache_open(const struct ol_cmdline *cl)
+{
+	struct ol_cache_settings s;
+	struct ol_cache *c;
+
+	if (ol_cache_settings(cl, &s) < 0) {
+		free(s.dir);
+		return NULL;
+	}
+	c = ol_cache_open_dir(&s);
+	if (c)
+		ol_spawn_note("device-link cache: %s", c->dir);
+	free(s.dir);
+	return c;
+}
+
+/* ---- writing files whole ------------------------------------------------------ */
+
+/* Writes data under a temp name in <dir>/tmp, flushes it to the disk, and
+ * renames it to `path`: other processes see the whole file or none. */
+int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head, size_t head_size,
+			 const void *data, size_t size)
+{
+	char *tmp = ol_xasprintf("%s/%ld.XXXXXX", c->tmp, (long)getpid());
+	int fd = mkstemp(tmp), rc = -1;
+
+	if (fd < 0)
+		goto out;
+	if (write(fd, head, head_size) == (ssize_t)head_size &&
+	    (size == 0 || write(fd, data, size) == (ssize_t)size) && fsync(fd) == 0 &&
+	    close(fd) == 0) {
+		fd = -1;
+		if (rename(tmp, path) == 0)
+			rc = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		unlink(tmp);
+out:
+	free(tmp);
+	return rc;
+}
+
+/* ---- keys ---------------------------------------------------------------------- */
+
+void ol_key_bytes(struct ol_sha256 *h, const void *data, size_t size)
+{
+	ol_key_u64(h, size);
+	ol_sha256_update(h, data, size);
+}
+
+void ol_key_u64(struct ol_sha256 *h, uint64_t v)
+{
+	uint8_t le[8];
+
+	for (int i = 0; i < 8; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	ol_sha256_update(h, le, sizeof(le));
+}
+
+void ol_key_str(struct ol_sha256 *h, const char *s)
+{
+	if (!s) {
+		ol_key_u64(h, UINT64_MAX);
+		return;
+	}
+	ol_key_bytes(h, s, strlen(s));
+}
+
+static void key_strvec(struct ol_sha256 *h, const char *what, const struct strvec *v)
+{
+	ol_key_str(h, what);
+	ol_key_u64(h, v->nr);
+	for (size_t i = 0; i < v->nr; i++)
+		ol_key_str(h, v->v[i]);
+}
+
+static void key_image(struct ol_sha256 *h, const struct ol_device_image *img)
+{
+	const struct ol_offload_binary *bin = &img->bin;
+
+	ol_key_u64(h, bin->image_kind);
+	ol_key_u64(h, bin->offload_kind);
+	ol_key_u64(h, bin->flags);
+	ol_key_u64(h, bin->nstrings);
+	for (size_t i = 0; i < bin->nstrings; i++) {
+		ol_key_str(h, bin->strings[i].key);
+		ol_key_str(h, bin->strings[i].value);
+	}
+	ol_key_bytes(h, bin->image, bin->image_size);
+}
+
+void ol_cache_group_key(struct ol_cache *c, const struct ol_group *g,
+			const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX])
+{
+	const struct ol_cmdline *cl = ctx->cl;
+	struct strvec device = STRVEC_INIT;
+	struct ol_sha256 h;
+	uint8_t digest[OL_SHA256_SIZE];
+	int bitcode = 0;
+
+	ol_sha256_init(&h);
+	ol_key_str(&h, CACHE_FORMAT);
+	ol_key_str(&h, OL_VERSION);
+	ol_key_u64(&h, (uint64_t)ctx->flavor);
+	ol_key_str(&h, g->triple);
+	ol_key_str(&h, g->arch);
+	ol_key_u64(&h, g->kinds);
+	ol_key_u64(&h, g->nimages);
+	for (size_t i = 0; i < g->nimages; i++) {
+		key_image(&h, g->images[i]);
+		bitcode |= g->images[i]->bin.image_kind == OL_IMG_BITCODE;
+	}
+	/* The LLVM that compiles the bitcode decides the code. */
+	if (bitcode) {
+		const struct ol_backend *be = ol_backend_get();
+		ol_key_str(&h, be ? be->llvm_version : "no backend");
+	}
+	/* Every option that reaches the device link or its LTO. */
+	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &device);
+	key_strvec(&h, "device-linker", &device);
+	strvec_release(&device);
+	ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &device);
+	key_strvec(&h, "device-compiler", &device);
+	strvec_release(&device);
+	key_strvec(&h, "mllvm", &cl->mllvm);
+	key_strvec(&h, "offload-opt", &cl->offload_opt);
+	key_strvec(&h, "ptxas-arg", &cl->ptxas_args);
+	key_strvec(&h, "builtin-bitcode", &cl->builtin_bitcode);
+	key_strvec(&h, "bitcode-library", &cl->bitcode_library);
+	key_strvec(&h, "pass-remarks", &cl->pass_remarks);
+	ol_key_u64(&h, (uint64_t)cl->opt_level);
+	ol_key_u64(&h, (uint64_t)cl->device_debug);
+	ol_key_u64(&h, (uint64_t)cl->embed_bitcode);
+	ol_key_u64(&h, (uint64_t)cl->whole_program);
+	ol_key_u64(&h, (uint64_t)cl->clang_backend);
+	/* The tools the family runs and the other files it reads. */
+	ol_group_identify(g, ctx, c, &h);
+	ol_sha256_final(&h, digest);
+	ol_sha256_hex(digest, key);
+}
+
+/* ---- entries -------------------------------------------------------------------- */
+
+static char *entry_path(const struct ol_cache *c, const char *key)
+{
+	return ol_xasprintf("%s/%.2s/%s", c->dir, key, key);
+}
+
+int ol_cache_get(struct ol_cache *c, const char *key, uint8_t **data, size_t *size)
+{
+	char *path = entry_path(c, key);
+	uint8_t *buf = NULL, digest[OL_SHA256_SIZE];
+	size_t n = 0;
+	uint64_t payload = 0;
+	const char *bad = NULL;
+
+	*data = NULL;
+	*size = 0;
+	if (ol_read_whole_file(path, &buf, &n) < 0) {
+		c->stats.misses++;
+		free(path);
+		return 0;
+	}
+	if (n < ENTRY_HEADER || memcmp(buf, ENTRY_MAGIC, 4) != 0) {
+		bad = "not an entry";
+	} else {
+		for (int i = 0; i < 8; i++)
+			payload |= (uint64_t)buf[8 + i] << (8 * i);
+		if (payload != n - ENTRY_HEADER) {
+			bad = "truncated";
+		} else {
+			ol_sha256(buf + ENTRY_HEADER, (size_t)payload, digest);
+			if (memcmp(digest, buf + 16, OL_SHA256_SIZE) != 0)
+				bad = "checksum mismatch";
+		}
+	}
+	if (bad) {
+		/* Never use it: drop it, so the link that follows replaces it. */
+		ol_spawn_note("device-link cache: dropping entry %s: %s", key, bad);
+		unlink(path);
+		c->stats.dropped++;
+		c->stats.misses++;
+		free(buf);
+		free(path);
+		return 0;
+	}
+	memmove(buf, buf + ENTRY_HEADER, (size_t)payload);
+	*data = buf;
+	*size = (size_t)payload;
+	/* The entry's time says when it was last used: eviction goes by it. */
+	utimensat(AT_FDCWD, path, NULL, 0);
+	c->stats.hits++;
+	free(path);
+	return 1;
+}
+
+void ol_cache_put(struct ol_cache *c, const char *key, const uint8_t *data, size_t size)
+{
+	char *path = entry_path(c, key), *dir = ol_xasprintf("%s/%.2s", c->dir, key);
+	uint8_t header[ENTRY_HEADER];
+
+	memset(header, 0, sizeof(header));
+	memcpy(header, ENTRY_MAGIC, 4);
+	header[4] = 1;                       /* entry layout version */
+	for (int i = 0; i < 8; i++)
+		header[8 + i] = (uint8_t)((uint64_t)size >> (8 * i));
+	ol_sha256(data, size, header + 16);
+	if ((mkdir(dir, 0777) < 0 && errno != EEXIST) ||
+	    ol_cache_write_whole(c, path, header, sizeof(header), data, size) < 0) {
+		ol_warn("device-link cache: cannot store '%s': %s", path, strerror(errno));
+	} else {
+		c->stats.stores++;
+		c->stored_bytes += size + ENTRY_HEADER;
+	}
+	free(dir);
+	free(path);
+}
+
+void ol_cache_close(struct ol_cache *c)
+{
+	if (!c)
+		return;
+	ol_cache_update_stats(c);
+	free(c->dir);
+	free(c->tmp);
+	free(c);
+}
