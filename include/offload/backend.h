@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OL_BACKEND_ABI 1
+#define OL_BACKEND_ABI 2
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -71,7 +71,22 @@ struct ol_lto_request {
 	void (*phase)(const char *name, int begin);
 };
 
-enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4 };
+enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4, OL_WRAP_SYCL = 8 };
+
+/* One device image of a SYCL registration module (22's
+ * __sycl.tgt_device_image), read by the core from the OffloadBinaries that
+ * clang-sycl-linker wrote. */
+struct ol_wrap_sycl_image {
+	uint16_t offload_kind;          /* raw OffloadBinary fields; the module keeps */
+	uint16_t image_kind;            /* their low byte, as upstream does */
+	const char *triple;             /* "" when the binary has none */
+	const char *compile_options;    /* for the runtime's device compiler */
+	const char *link_options;
+	const char *const *symbols;     /* entry points, one offload entry each */
+	size_t nsymbols;
+	const uint8_t *image;           /* the device code itself (SPIR-V) */
+	size_t image_size;
+};
 
 struct ol_wrap_request {
 	enum ol_wrap_kind kind;
@@ -83,6 +98,10 @@ struct ol_wrap_request {
 	int relocatable;                /* images go to .llvm.offloading.relocatable */
 	int want_ir;                    /* fill *ir_text with the printed module */
 	const char *save_bc_path;       /* write the module's bitcode here if set */
+	/* OL_WRAP_SYCL: the images to register (images/sizes above are the
+	 * OffloadBinaries they were read from). */
+	const struct ol_wrap_sycl_image *sycl_images;
+	size_t nsycl_images;
 };
 
 struct ol_backend {

@@ -104,8 +104,11 @@ struct ol_clang_shape {
 };
 
 struct ol_target {
-	const char *name;              /* "cpu", "nvptx", "amdgpu" */
+	const char *name;              /* "cpu", "nvptx", "amdgpu", "spirv" */
 	int (*matches)(const char *triple);
+	/* Offload kinds the family links (enum ol_offload_kind bits), 0 for
+	 * every kind; ol_group_images() rejects the others. */
+	unsigned kinds;
 	/* Link one group; runs on a worker thread.  Fills g->linked. */
 	int (*link)(struct ol_group *g, const struct ol_link_context *ctx);
 	struct ol_clang_shape clang;

@@ -62,6 +62,12 @@ struct ol_offload_binary {
 /* Looks up a key; NULL if absent. */
 const char *ol_offload_binary_get(const struct ol_offload_binary *bin, const char *key);
 
+/* The names in a SYCL image's "symbols" string, as clang-sycl-linker 22
+ * writes it and upstream 22's wrapper reads it (line_iterator): one name per
+ * line, "\n" or "\r\n" ending a line, blank lines skipped.  Returns the
+ * number of names; *names_out gets an array of them from `arena`. */
+size_t ol_offload_symbol_list(const char *list, struct ol_arena *arena, const char ***names_out);
+
 /* Parses one binary at data[0 .. avail).  On failure returns -1, stores a
  * static message in *why and the offset (relative to data) of the bad field
  * in *bad_offset.  strings are allocated from `arena`. */

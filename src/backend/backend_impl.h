@@ -102,15 +102,27 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **er
 int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 	       char **ir_text, char **err);
 
-/* --- wrapper modules (wrap_openmp.c, wrap_cuda_hip.c) -------------------- */
+/* --- wrapper modules (wrap_openmp.c, wrap_cuda_hip.c, wrap_sycl.c) -------- */
 
 /* Fill `mod` (fresh, with its triple set) with the registration code. */
 int ol_be_wrap_openmp(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
 int ol_be_wrap_cuda_hip(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
+int ol_be_wrap_sycl(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
 
 /* Shared by the wrapper builders (wrap_common.c). */
 enum ol_be_objfmt { OL_BE_ELF, OL_BE_COFF, OL_BE_MACHO };
 enum ol_be_objfmt ol_be_object_format(const char *triple);
+
+/* getEntryTy(): %struct.__tgt_offload_entry of the flavor's layout (16:
+ * %__tgt_offload_entry), created on first use. */
+LLVMTypeRef ol_be_entry_type(LLVMModuleRef mod, int flavor);
+/* emitOffloadingEntry() (22 layout): the name string in
+ * .llvm.rodata.offloading (listed in !llvm.offloading.symbols) and the weak
+ * entry ".offloading.entry.<name>" in `section`; addr may be NULL.  Returns
+ * the entry, NULL when out of memory. */
+LLVMValueRef ol_be_offloading_entry(LLVMModuleRef mod, uint16_t kind, LLVMValueRef addr,
+				    const char *name, uint64_t size, uint32_t flags,
+				    uint64_t data, const char *section);
 
 struct ol_be_entry_array {
 	LLVMTypeRef entry_type;         /* %struct.__tgt_offload_entry (or 16's name) */

@@ -20,6 +20,8 @@ static int build_module(LLVMModuleRef mod, const struct ol_wrap_request *req, ch
 	case OL_WRAP_CUDA:
 	case OL_WRAP_HIP:
 		return ol_be_wrap_cuda_hip(mod, req, err);
+	case OL_WRAP_SYCL:
+		return ol_be_wrap_sycl(mod, req, err);
 	}
 	return ol_be_fail(err, "unknown offload kind %d for the wrapper", (int)req->kind);
 }

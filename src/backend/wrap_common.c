@@ -48,27 +48,31 @@ enum ol_be_objfmt ol_be_object_format(const char *triple)
 	return OL_BE_ELF;
 }
 
-static LLVMTypeRef entry_type(LLVMContextRef ctx, int flavor)
+/* getEntryTy(): the module's entry type, made on first use. */
+LLVMTypeRef ol_be_entry_type(LLVMModuleRef mod, int flavor)
 {
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
 	LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
 	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
 	LLVMTypeRef i16 = LLVMInt16TypeInContext(ctx);
-	LLVMTypeRef type;
+	const char *name = flavor == 16 ? "__tgt_offload_entry" : "struct.__tgt_offload_entry";
+	LLVMTypeRef type = LLVMGetTypeByName2(ctx, name);
 
+	if (type)
+		return type;
 	if (flavor >= 22) {
 		/* llvm::offloading::EntryTy: { Reserved, Version, Kind, Flags,
 		 * Address, SymbolName, Size, Data, AuxAddr } */
 		LLVMTypeRef fields[] = {i64, i16, i16, i32, ptr, ptr, i64, i64, ptr};
 
-		type = LLVMStructCreateNamed(ctx, "struct.__tgt_offload_entry");
+		type = LLVMStructCreateNamed(ctx, name);
 		LLVMStructSetBody(type, fields, 9, 0);
 	} else {
 		/* { addr, name, size, flags, reserved } */
 		LLVMTypeRef fields[] = {ptr, ptr, i64, i32, i32};
 
-		type = LLVMStructCreateNamed(ctx, flavor == 16 ? "__tgt_offload_entry"
-							      : "struct.__tgt_offload_entry");
+		type = LLVMStructCreateNamed(ctx, name);
 		LLVMStructSetBody(type, fields, 5, 0);
 	}
 	return type;
@@ -114,13 +118,12 @@ static const char *join(char buf[OL_BE_NAME_MAX], const char *a, const char *b)
 void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
 		       const char *dummy_name_16, struct ol_be_entry_array *out)
 {
-	LLVMContextRef ctx = LLVMGetModuleContext(mod);
 	enum ol_be_objfmt format = ol_be_object_format(LLVMGetTarget(mod));
 	char name[OL_BE_NAME_MAX];
 	LLVMTypeRef array_type;
 	LLVMValueRef dummy;
 
-	out->entry_type = entry_type(ctx, flavor);
+	out->entry_type = ol_be_entry_type(mod, flavor);
 	array_type = LLVMArrayType2(out->entry_type, 0);
 
 	if (flavor == 16) {
@@ -170,6 +173,70 @@ void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
 		free(begin_section);
 		free(end_section);
 	}
+}
+
+static int is_nvptx(const char *triple)
+{
+	return ol_starts_with(triple, "nvptx-") || ol_starts_with(triple, "nvptx64-");
+}
+
+LLVMValueRef ol_be_offloading_entry(LLVMModuleRef mod, uint16_t kind, LLVMValueRef addr,
+				    const char *name, uint64_t size, uint32_t flags,
+				    uint64_t data, const char *section)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	const char *triple = LLVMGetTarget(mod);
+	/* PTX identifiers cannot hold '.'. */
+	int nvptx = is_nvptx(triple);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+	LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+	LLVMTypeRef i16 = LLVMInt16TypeInContext(ctx);
+	LLVMTypeRef entry_type = ol_be_entry_type(mod, 22);
+	LLVMValueRef name_data = LLVMConstStringInContext2(ctx, name, strlen(name), 0);
+	LLVMValueRef name_gv, fields[9], entry, init;
+	LLVMMetadataRef name_md;
+	char *entry_name, *entry_section;
+
+	/* The symbol name the runtime looks up in the device image. */
+	name_gv = LLVMAddGlobal(mod, LLVMTypeOf(name_data),
+				nvptx ? "$offloading$entry_name" : ".offloading.entry_name");
+	LLVMSetGlobalConstant(name_gv, 1);
+	LLVMSetLinkage(name_gv, LLVMInternalLinkage);
+	LLVMSetInitializer(name_gv, name_data);
+	LLVMSetUnnamedAddress(name_gv, LLVMGlobalUnnamedAddr);
+	LLVMSetSection(name_gv, ".llvm.rodata.offloading");
+	LLVMSetAlignment(name_gv, 1);
+	name_md = LLVMValueAsMetadata(name_gv);
+	LLVMAddNamedMetadataOperand(mod, "llvm.offloading.symbols",
+				    LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, &name_md, 1)));
+
+	fields[0] = LLVMConstNull(i64);
+	fields[1] = LLVMConstInt(i16, 1, 0);
+	fields[2] = LLVMConstInt(i16, kind, 0);
+	fields[3] = LLVMConstInt(i32, flags, 0);
+	fields[4] = addr ? addr : LLVMConstPointerNull(ptr);
+	fields[5] = name_gv;
+	fields[6] = LLVMConstInt(i64, size, 0);
+	fields[7] = LLVMConstInt(i64, data, 0);
+	fields[8] = LLVMConstPointerNull(ptr);
+	init = LLVMConstNamedStruct(entry_type, fields, 9);
+
+	entry_name = concat(nvptx ? "$offloading$entry$" : ".offloading.entry.", name);
+	entry_section = ol_be_object_format(triple) == OL_BE_COFF ? concat(section, "$OE") : NULL;
+	if (!entry_name) {
+		free(entry_section);
+		return NULL;
+	}
+	entry = LLVMAddGlobal(mod, entry_type, entry_name);
+	LLVMSetGlobalConstant(entry, 1);
+	LLVMSetLinkage(entry, LLVMWeakAnyLinkage);
+	LLVMSetInitializer(entry, init);
+	LLVMSetSection(entry, entry_section ? entry_section : section);
+	LLVMSetAlignment(entry, 8);
+	free(entry_name);
+	free(entry_section);
+	return entry;
 }
 
 void ol_be_append_structor(LLVMModuleRef mod, const char *array_name, LLVMValueRef fn,

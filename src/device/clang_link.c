@@ -13,6 +13,7 @@
  */
 #include "target_impl.h"
 #include "offload/diag.h"
+#include "offload/offload_binary.h"
 #include "offload/spawn.h"
 #include "offload/tempfile.h"
 
@@ -92,24 +93,9 @@ static void push_xlinker(struct strvec *argv, const char *prefix, const char *va
 	strvec_pushf(argv, "%s%s", prefix, value);
 }
 
-static char *find_clang(enum ol_flavor flavor)
-{
-	char *versioned_dir = ol_xasprintf("/usr/lib/llvm-%d/bin", (int)flavor);
-	char *versioned = ol_xasprintf("clang-%d", (int)flavor);
-	const char *const dirs[] = { ol_self_dir(), versioned_dir, NULL };
-	char *clang = ol_find_program("clang", dirs);
-
-	/* Without --dry-run, a miss above comes back NULL: try clang-N on PATH. */
-	if (!clang)
-		clang = ol_find_program(versioned, NULL);
-	free(versioned_dir);
-	free(versioned);
-	return clang;
-}
-
 char *ol_group_find_clang(const struct ol_link_context *ctx)
 {
-	return find_clang(ctx->flavor);
+	return ol_find_llvm_tool("clang", ctx->flavor, NULL);
 }
 
 int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *ctx,
@@ -118,7 +104,7 @@ int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *c
 	const struct ol_clang_shape *shape = &g->target->clang;
 	const struct ol_cmdline *cl = ctx->cl;
 	struct strvec argv = STRVEC_INIT, linker_args = STRVEC_INIT;
-	char *clang = find_clang(ctx->flavor);
+	char *clang = ol_find_llvm_tool("clang", ctx->flavor, NULL);
 	char *prefix;
 	int rc;
 
@@ -157,6 +143,12 @@ int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *c
 		if (cl->save_temps && shape->lto_flag)
 			strvec_push(&argv, "-Wl,--save-temps");
 	}
+	/* clang runs clang-sycl-linker for SYCL and hands it these. */
+	if (g->kinds & OL_OFK_SYCL) {
+		strvec_push(&argv, "--sycl-link");
+		push_xlinker(&argv, "-triple=", g->triple);
+		push_xlinker(&argv, "-arch=", g->arch);
+	}
 	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &linker_args);
 	for (size_t i = 0; i < linker_args.nr; i++)
 		push_xlinker(&argv, "", linker_args.v[i]);
@@ -164,6 +156,8 @@ int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *c
 	if (clang_does_lto)
 		ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &argv);
 	rc = ol_spawn_checked(&argv);
+	if (g->kinds & OL_OFK_SYCL)
+		ol_adopt_sycl_linker_files(ctx, out);
 	strvec_release(&argv);
 	free(prefix);
 	free(clang);
@@ -178,8 +172,9 @@ int ol_group_link_through_clang(struct ol_group *g, const struct ol_link_context
 	const char *out;
 	int rc;
 
-	ol_spawn_note("--device-compiler option '%s' for %s: linking %s through clang", reason,
-		      g->triple, *g->arch ? g->arch : g->triple);
+	if (reason)
+		ol_spawn_note("--device-compiler option '%s' for %s: linking %s through clang",
+			      reason, g->triple, *g->arch ? g->arch : g->triple);
 	rc = ol_group_write_images(g, 1, &files);
 	out = rc == 0 ? ol_temp_create(prefix, "img", NULL) : NULL;
 	rc = out ? ol_group_link_with_clang(g, ctx, &files, out, 1) : -1;

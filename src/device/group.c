@@ -18,6 +18,7 @@
  * family handles is an error, with upstream's text "<arch> linking is not
  * supported" (the triple's architecture name).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,66 @@ static void add_image(struct grouper *gr, struct ol_device_image *img, int prima
 			building_add(&gr->v[g], img);
 }
 
+/* The group's first image whose kind is one of `kinds`, or NULL. */
+static const struct ol_device_image *first_of_kinds(const struct ol_group *grp, unsigned kinds)
+{
+	for (size_t k = 0; k < grp->nimages; k++)
+		if (grp->images[k]->bin.offload_kind & kinds)
+			return grp->images[k];
+	return NULL;
+}
+
+static const char *owner_name(const struct ol_device_image *img)
+{
+	return img->owner ? img->owner->display : "the inputs";
+}
+
+/* "sycl", "openmp/cuda": the names of a set of kinds. */
+static void kind_names(unsigned kinds, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned bit = 1; bit <= OL_OFK_SYCL; bit <<= 1)
+		if ((kinds & bit) && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "/" : "",
+						ol_offload_kind_name((enum ol_offload_kind)bit));
+}
+
+/* What the group's offload kinds allow, decided before any device link
+ * runs: SYCL exists only in 22 and is never linked with another kind
+ * (upstream 22's rule and message), and a target family links only the
+ * kinds its row names. */
+static int check_kinds(const struct ol_group *grp, enum ol_flavor flavor)
+{
+	const struct ol_device_image *sycl = first_of_kinds(grp, OL_OFK_SYCL);
+	const struct ol_device_image *other = first_of_kinds(grp, ~(unsigned)OL_OFK_SYCL);
+	const struct ol_device_image *foreign;
+	char names[64];
+
+	if (sycl && flavor != OL_FLAVOR_22)
+		return ol_error_at(&sycl->loc, "SYCL device code needs clang-linker-wrapper 22, and "
+				   "this link behaves as %d (--offload-abi=22 selects 22)",
+				   (int)flavor);
+	if (sycl && other) {
+		ol_error_at(&other->loc, "Linking images of SYCL offload kind with images of any "
+			    "other kind is not supported");
+		ol_note("this %s image and the SYCL image of %s are both for '%s'%s%s",
+			ol_offload_kind_name(other->bin.offload_kind), owner_name(sycl),
+			grp->triple, *grp->arch ? " " : "", grp->arch);
+		return -1;
+	}
+	foreign = grp->target->kinds ? first_of_kinds(grp, ~grp->target->kinds) : NULL;
+	if (foreign) {
+		kind_names(grp->target->kinds, names, sizeof(names));
+		return ol_error_at(&foreign->loc, "%s device code for '%s' is not supported: the "
+				   "'%s' target family links %s images only",
+				   ol_offload_kind_name(foreign->bin.offload_kind), grp->triple,
+				   grp->target->name, names);
+	}
+	return 0;
+}
+
 int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		    struct ol_groups *out)
 {
@@ -210,9 +271,7 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 			grp->kinds |= (unsigned)b->images[k]->bin.offload_kind;
 		free(b->images);
 
-		if ((grp->kinds & OL_OFK_SYCL) && grp->kinds != OL_OFK_SYCL) {
-			ol_error("Linking images of SYCL offload kind with images of any other "
-				 "kind is not supported");
+		if (check_kinds(grp, ctx->flavor) < 0) {
 			failed = 1;
 			continue;
 		}

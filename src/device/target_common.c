@@ -404,6 +404,21 @@ void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strv
 	}
 }
 
+char *ol_find_llvm_tool(const char *name, enum ol_flavor flavor, const char *extra_dir)
+{
+	char *release_dir = ol_xasprintf("/usr/lib/llvm-%d/bin", (int)flavor);
+	char *versioned = ol_xasprintf("%s-%d", name, (int)flavor);
+	const char *const dirs[] = { ol_self_dir(), release_dir, extra_dir, NULL };
+	char *tool = ol_find_program(name, dirs);
+
+	/* Without --dry-run, a miss above comes back NULL: try name-N on PATH. */
+	if (!tool)
+		tool = ol_find_program(versioned, NULL);
+	free(release_dir);
+	free(versioned);
+	return tool;
+}
+
 int ol_group_read_result(struct ol_group *g, const char *path)
 {
 	g->linked_path = path;

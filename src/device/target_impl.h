@@ -8,12 +8,15 @@
 int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx);
 int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx);
 int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx);
+int ol_target_spirv_link(struct ol_group *g, const struct ol_link_context *ctx);
 void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
 			    struct ol_cache *c, struct ol_sha256 *h);
 void ol_target_nvptx_identify(const struct ol_group *g, const struct ol_link_context *ctx,
 			      struct ol_cache *c, struct ol_sha256 *h);
 void ol_target_amdgpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
 			       struct ol_cache *c, struct ol_sha256 *h);
+void ol_target_spirv_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			      struct ol_cache *c, struct ol_sha256 *h);
 /* clang_link.c: the clang that drives device links (malloc'd, or NULL). */
 char *ol_group_find_clang(const struct ol_link_context *ctx);
 
@@ -74,6 +77,11 @@ void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strv
  * release argv.  Returns 0 or -1 (reported). */
 int ol_group_run_linker(const struct ol_group *g, const struct ol_link_context *ctx,
 			struct strvec *argv, const char *out, const struct strvec *files);
+/* An LLVM program of the release being emulated: next to this program, in
+ * /usr/lib/llvm-<flavor>/bin, in extra_dir (may be NULL), on $PATH, then as
+ * Debian's "<name>-<flavor>" on $PATH.  NULL when nowhere (under --dry-run
+ * the bare name); the caller frees. */
+char *ol_find_llvm_tool(const char *name, enum ol_flavor flavor, const char *extra_dir);
 /* Read a linked image back into g->linked (empty under --dry-run). */
 int ol_group_read_result(struct ol_group *g, const char *path);
 /* The -O level for device code: --opt-level (16/19) or -O<n> in
@@ -81,6 +89,12 @@ int ol_group_read_result(struct ol_group *g, const char *path);
 int ol_group_opt_level(const struct ol_group *g, const struct ol_link_context *ctx);
 /* Does the group want debug info (--device-debug, -g in --device-compiler)? */
 int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx);
+
+/* clang-sycl-linker writes each device image's code to "<stem>_<N>.spv"
+ * ("<stem>_<N>.out" after an AOT compiler), stem being its output `out` up
+ * to the last '.', and leaves them there: make them temp files of ours
+ * (kept under --save-temps, as upstream leaves them). */
+void ol_adopt_sycl_linker_files(const struct ol_link_context *ctx, const char *out);
 
 /* clang_link.c.  The first --device-compiler argument for the group that
  * the in-process link cannot honour (malloc'd), or NULL. */
@@ -92,7 +106,7 @@ char *ol_group_foreign_compiler_arg(const struct ol_group *g, const struct ol_li
 int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *ctx,
 			     const struct strvec *files, const char *out, int clang_does_lto);
 /* The whole device link of a group through clang; `reason` is the option
- * that needs it, noted under -v. */
+ * that needs it, noted under -v (NULL: the family's own choice, no note). */
 int ol_group_link_through_clang(struct ol_group *g, const struct ol_link_context *ctx,
 				const char *reason);
 

@@ -5,6 +5,7 @@
  */
 #include "offload/device_link.h"
 #include "target_impl.h"
+#include "offload/offload_binary.h"
 
 #include <string.h>
 
@@ -33,12 +34,22 @@ static int matches_amdgpu(const char *triple)
 	return ol_starts_with(triple, "amdgcn-");
 }
 
+/* Triple::spirv64, with or without a SPIR-V version (spirv64v1.5-...). */
+static int matches_spirv(const char *triple)
+{
+	return ol_starts_with(triple, "spirv64-") || ol_starts_with(triple, "spirv64v");
+}
+
 static const struct ol_target targets[] = {
-	{ "cpu", matches_cpu, ol_target_cpu_link, { "-march=", 0, 1, 0 }, ol_target_cpu_identify },
-	{ "nvptx", matches_nvptx, ol_target_nvptx_link, { "-march=", 0, 0, 1 },
+	{ "cpu", matches_cpu, 0, ol_target_cpu_link, { "-march=", 0, 1, 0 }, ol_target_cpu_identify },
+	{ "nvptx", matches_nvptx, 0, ol_target_nvptx_link, { "-march=", 0, 0, 1 },
 	  ol_target_nvptx_identify },
-	{ "amdgpu", matches_amdgpu, ol_target_amdgpu_link, { "-mcpu=", 1, 1, 1 },
+	{ "amdgpu", matches_amdgpu, 0, ol_target_amdgpu_link, { "-mcpu=", 1, 1, 1 },
 	  ol_target_amdgpu_identify },
+	/* SYCL only: upstream 22 wraps OpenMP SPIR-V images for Intel GPUs in
+	 * an inner OffloadBinary, which is not done here. */
+	{ "spirv", matches_spirv, OL_OFK_SYCL, ol_target_spirv_link, { "-march=", 0, 0, 1 },
+	  ol_target_spirv_identify },
 };
 
 const struct ol_target *ol_target_for(const char *triple)

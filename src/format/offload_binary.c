@@ -262,6 +262,38 @@ const char *ol_offload_binary_get(const struct ol_offload_binary *bin, const cha
 	return NULL;
 }
 
+/* Length of the line at p and where the next one starts: "\n" and "\r\n"
+ * end a line, a lone '\r' belongs to it. */
+static size_t line_length(const char *p, const char **next)
+{
+	size_t len = 0;
+
+	while (p[len] && p[len] != '\n' && !(p[len] == '\r' && p[len + 1] == '\n'))
+		len++;
+	*next = p + len + (p[len] == '\n' ? 1 : p[len] == '\r' ? 2 : 0);
+	return len;
+}
+
+size_t ol_offload_symbol_list(const char *list, struct ol_arena *arena, const char ***names_out)
+{
+	const char *p, *next;
+	const char **names;
+	size_t n = 0;
+
+	for (p = list; *p; p = next)
+		n += line_length(p, &next) != 0;
+	names = ol_arena_alloc(arena, (n ? n : 1) * sizeof(*names));
+	n = 0;
+	for (p = list; *p; p = next) {
+		size_t len = line_length(p, &next);
+
+		if (len)
+			names[n++] = ol_arena_strndup(arena, p, len);
+	}
+	*names_out = names;
+	return n;
+}
+
 int ol_offload_section_parse(const uint8_t *data, size_t size, const struct ol_loc *loc,
 			     struct ol_arena *arena, ol_offload_binary_cb cb, void *ctx)
 {

@@ -13,6 +13,10 @@ struct ol_bundled {
 	size_t *size;
 	size_t n;
 	const char *path;   /* the file the tool wrote (fatbinary), or NULL */
+	/* SYCL: the device images inside the buffers (views into them, names
+	 * in the link arena). */
+	struct ol_wrap_sycl_image *sycl_images;
+	size_t nsycl_images;
 };
 
 /* The linked images of one kind, sorted as upstream sorts them. */
@@ -25,6 +29,8 @@ struct ol_kind_images {
 int ol_bundle_openmp(const struct ol_kind_images *images, const struct ol_link_context *ctx,
 		     struct ol_bundled *out);
 int ol_bundle_cuda(const struct ol_kind_images *images, const struct ol_link_context *ctx,
+		   struct ol_bundled *out);
+int ol_bundle_sycl(const struct ol_kind_images *images, const struct ol_link_context *ctx,
 		   struct ol_bundled *out);
 
 /* Append one buffer (taking ownership). */

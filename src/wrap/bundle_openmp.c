@@ -51,5 +51,6 @@ void ol_bundled_release(struct ol_bundled *b)
 		free(b->data[i]);
 	free(b->data);
 	free(b->size);
+	free(b->sycl_images);
 	memset(b, 0, sizeof(*b));
 }

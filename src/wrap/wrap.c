@@ -32,6 +32,7 @@ struct kind_wrapper {
 static const struct kind_wrapper kind_wrappers[] = {
 	{ OL_OFK_OPENMP, "OpenMP", OL_WRAP_OPENMP, ol_bundle_openmp },
 	{ OL_OFK_CUDA, "CUDA", OL_WRAP_CUDA, ol_bundle_cuda },
+	{ OL_OFK_SYCL, "SYCL", OL_WRAP_SYCL, ol_bundle_sycl },
 };
 
 static const struct kind_wrapper *wrapper_for(enum ol_offload_kind kind)
@@ -129,6 +130,8 @@ static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bun
 	req.relocatable = ctx->cl->relocatable && ctx->flavor != OL_FLAVOR_16;
 	req.want_ir = ctx->cl->print_wrapped_module;
 	req.save_bc_path = bc_path;
+	req.sycl_images = bundled->sycl_images;
+	req.nsycl_images = bundled->nsycl_images;
 
 	ol_spawn_note("wrapping %zu %s image%s for %s", bundled->n, kw->title,
 		      bundled->n == 1 ? "" : "s", req.host_triple);

@@ -2,7 +2,7 @@
  * test_backend: the LLVM backend module (offload-link-llvm.so), loaded with
  * dlopen exactly as the executable loads it.
  *
- *   wrap     OpenMP 16/19/22 and CUDA/HIP 19/22 registration modules must
+ *   wrap     OpenMP 16/19/22, CUDA/HIP 19/22 and SYCL 22 registration modules must
  *            print exactly as upstream's --print-wrapped-module did for the
  *            same images (upstream-artifacts/ir_*.ll, copied below); the
  *            objects must carry the images in an SHT_LLVM_OFFLOADING section
@@ -669,6 +669,50 @@ static const char expected_hip_22[] =
 	"  ret void\n"
 	"}\n";
 
+/* SYCL 22 under --dry-run: the stub image {IMG_None, OFK_SYCL,
+ * symbols="stub", no image} (upstream-artifacts/sycl_dry.txt, whose
+ * device_images line is cut short there; this is upstream 22's whole text). */
+static const char expected_sycl_22[] =
+	"; ModuleID = 'offload.wrapper.module'\n"
+	"source_filename = \"offload.wrapper.module\"\n"
+	"target triple = \"x86_64-pc-linux-gnu\"\n"
+	"\n"
+	"%struct.__tgt_offload_entry = type { i64, i16, i16, i32, ptr, ptr, i64, i64, ptr }\n"
+	"%__sycl.tgt_device_image = type { i16, i8, i8, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr }\n"
+	"%__sycl.tgt_bin_desc = type { i16, i16, ptr, ptr, ptr }\n"
+	"\n"
+	"@.sycl_offloading.target.0 = internal unnamed_addr constant [1 x i8] zeroinitializer\n"
+	"@.sycl_offloading.opts.compile.0 = internal unnamed_addr constant [1 x i8] zeroinitializer\n"
+	"@.sycl_offloading.opts.link.0 = internal unnamed_addr constant [1 x i8] zeroinitializer\n"
+	"@.sycl_offloading.0.data = internal unnamed_addr constant [0 x i8] zeroinitializer, section \".llvm.offloading\"\n"
+	"@.offloading.entry_name = internal unnamed_addr constant [5 x i8] c\"stub\\00\", section \".llvm.rodata.offloading\", align 1\n"
+	"@.offloading.entry.stub = weak constant %struct.__tgt_offload_entry { i64 0, i16 1, i16 8, i32 0, ptr null, ptr @.offloading.entry_name, i64 0, i64 0, ptr null }, section \"llvm_offload_entries\", align 8\n"
+	"@.sycl_offloading.entries_arr = internal constant [1 x %struct.__tgt_offload_entry] [%struct.__tgt_offload_entry { i64 0, i16 1, i16 8, i32 0, ptr null, ptr @.offloading.entry_name, i64 0, i64 0, ptr null }]\n"
+	"@.sycl_offloading.device_images = internal unnamed_addr constant [1 x %__sycl.tgt_device_image] [%__sycl.tgt_device_image { i16 3, i8 8, i8 0, ptr @.sycl_offloading.target.0, ptr @.sycl_offloading.opts.compile.0, ptr @.sycl_offloading.opts.link.0, ptr @.sycl_offloading.0.data, ptr @.sycl_offloading.0.data, ptr @.sycl_offloading.entries_arr, ptr getelementptr ([1 x %struct.__tgt_offload_entry], ptr @.sycl_offloading.entries_arr, i64 0, i64 1), ptr null, ptr null }]\n"
+	"@.sycl_offloading.descriptor = internal constant %__sycl.tgt_bin_desc { i16 1, i16 1, ptr @.sycl_offloading.device_images, ptr null, ptr null }\n"
+	"@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @sycl.descriptor_reg, ptr null }]\n"
+	"@llvm.global_dtors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @sycl.descriptor_unreg, ptr null }]\n"
+	"\n"
+	"define internal void @sycl.descriptor_reg() section \".text.startup\" {\n"
+	"entry:\n"
+	"  call void @__sycl_register_lib(ptr @.sycl_offloading.descriptor)\n"
+	"  ret void\n"
+	"}\n"
+	"\n"
+	"declare void @__sycl_register_lib(ptr)\n"
+	"\n"
+	"define internal void @sycl.descriptor_unreg() section \".text.startup\" {\n"
+	"entry:\n"
+	"  call void @__sycl_unregister_lib(ptr @.sycl_offloading.descriptor)\n"
+	"  ret void\n"
+	"}\n"
+	"\n"
+	"declare void @__sycl_unregister_lib(ptr)\n"
+	"\n"
+	"!llvm.offloading.symbols = !{!0}\n"
+	"\n"
+	"!0 = !{ptr @.offloading.entry_name}\n";
+
 /* --- helpers ---------------------------------------------------------------- */
 
 static const char *host_triple = "x86_64-pc-linux-gnu";
@@ -1078,6 +1122,88 @@ static void test_wrap_cuda_hip(const struct ol_backend *be)
 		      "wrap-cuda: two fatbinaries in one module were accepted");
 		release(&obj, NULL, &err);
 	}
+}
+
+/* --- wrap: SYCL ----------------------------------------------------------------- */
+
+static void test_wrap_sycl(const struct ol_backend *be)
+{
+	static const char *const stub_symbols[] = {"stub"};
+	static const char *const kernels[] = {"_ZTS4kern", "_ZTS5kern2"};
+	/* The SPIR-V magic, version and generator words.  The code sizes avoid
+	 * what LLVM puts in a mergeable section of its own: 4, 8, 16 or 32
+	 * bytes, or bytes that read as one NUL-terminated string. */
+	static const uint8_t spirv[12] = {0x03, 0x02, 0x23, 0x07, 0x00, 0x04, 0x01, 0x00,
+					  0x16, 0x00, 0x2b, 0x00};
+	struct ol_wrap_sycl_image images[2] = {
+		{.offload_kind = 8, .image_kind = 0, .triple = "", .compile_options = "",
+		 .link_options = "", .symbols = stub_symbols, .nsymbols = 1},
+		{.offload_kind = 8, .image_kind = 6, .triple = "spirv64-unknown-unknown",
+		 .compile_options = "-g", .link_options = "", .symbols = kernels, .nsymbols = 2,
+		 .image = spirv, .image_size = sizeof(spirv)},
+	};
+	struct ol_wrap_request req = {
+		.kind = OL_WRAP_SYCL, .flavor = 22, .host_triple = host_triple,
+		.sycl_images = images, .nsycl_images = 1, .want_ir = 1,
+	};
+	struct ol_buffer obj = {0};
+	struct section_info code;
+	char *ir = NULL, *err = NULL;
+
+	if (be->wrap(&req, &obj, &ir, &err) != 0) {
+		fail("wrap-sycl-22: %s", err ? err : "(no message)");
+	} else {
+		compare_text("wrap-sycl-22", ir, expected_sycl_22);
+		/* Entries hold relocations: writable, as upstream's are. */
+		check_section("wrap-sycl-22", &obj, "llvm_offload_entries", SHT_PROGBITS,
+			      SHF_ALLOC | SHF_WRITE);
+		check_section("wrap-sycl-22", &obj, ".init_array.1", SHT_INIT_ARRAY,
+			      SHF_ALLOC | SHF_WRITE);
+		check_section("wrap-sycl-22", &obj, ".fini_array.1", SHT_FINI_ARRAY,
+			      SHF_ALLOC | SHF_WRITE);
+	}
+	release(&obj, &ir, &err);
+
+	/* Two images: names numbered per image, the second image's entries
+	 * and its device code bracketed, both images' code (6 + 12 bytes) in
+	 * .llvm.offloading. */
+	images[0].image = spirv;
+	images[0].image_size = 6;
+	req.nsycl_images = 2;
+	if (be->wrap(&req, &obj, &ir, &err) != 0) {
+		fail("wrap-sycl-two: %s", err ? err : "(no message)");
+	} else {
+		CHECK(strstr(ir, "@.sycl_offloading.opts.compile.1 = internal unnamed_addr constant "
+				 "[3 x i8] c\"-g\\00\""),
+		      "wrap-sycl-two: no compile options of image 1:\n%s", ir);
+		CHECK(strstr(ir, "@.offloading.entry._ZTS5kern2 = weak constant "
+				 "%struct.__tgt_offload_entry { i64 0, i16 1, i16 8, i32 0, ptr null, "
+				 "ptr @.offloading.entry_name.2,"),
+		      "wrap-sycl-two: no entry for the second kernel of image 1:\n%s", ir);
+		CHECK(strstr(ir, "{ i16 3, i8 8, i8 6, ptr @.sycl_offloading.target.1, "
+				 "ptr @.sycl_offloading.opts.compile.1, ptr @.sycl_offloading.opts.link.1, "
+				 "ptr @.sycl_offloading.1.data, ptr getelementptr ([12 x i8], "
+				 "ptr @.sycl_offloading.1.data, i64 0, i64 12), "
+				 "ptr @.sycl_offloading.entries_arr.3, ptr getelementptr ([2 x "
+				 "%struct.__tgt_offload_entry], ptr @.sycl_offloading.entries_arr.3, "
+				 "i64 0, i64 2), ptr null, ptr null }"),
+		      "wrap-sycl-two: image 1 is not described as expected:\n%s", ir);
+		CHECK(strstr(ir, "{ i16 1, i16 2, ptr @.sycl_offloading.device_images, ptr null, "
+				 "ptr null }"),
+		      "wrap-sycl-two: the descriptor does not count two images:\n%s", ir);
+		check_section("wrap-sycl-two", &obj, ".llvm.offloading", SHT_LLVM_OFFLOADING,
+			      SHF_ALLOC);
+		elf_section(&obj, ".llvm.offloading", &code);
+		CHECK(code.size == 6 + sizeof(spirv), "wrap-sycl-two: .llvm.offloading holds %llu "
+		      "bytes, not the 18 of the device code", (unsigned long long)code.size);
+	}
+	release(&obj, &ir, &err);
+
+	/* SYCL exists only in 22. */
+	req.flavor = 19;
+	CHECK(be->wrap(&req, &obj, &ir, &err) != 0 && err && strstr(err, "flavor 22"),
+	      "wrap-sycl-19: a SYCL module was built for flavor 19");
+	release(&obj, &ir, &err);
 }
 
 /* --- clang-built inputs ---------------------------------------------------------- */
@@ -1514,6 +1640,7 @@ int main(int argc, char **argv)
 	test_wrap_image_bounds(be);
 	test_wrap_save_bc(be, w.path);
 	test_wrap_cuda_hip(be);
+	test_wrap_sycl(be);
 
 	clang22 = find_clang("OL_TEST_CLANG", "clang-22");
 	if (clang22) {

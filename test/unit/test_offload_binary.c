@@ -455,6 +455,37 @@ static void check_kinds(void)
 	CHECK(!strcmp(ol_image_kind_name(OL_IMG_NONE), ""));
 }
 
+/* clang-sycl-linker 22 writes a SYCL image's entry points one per line;
+ * upstream's wrapper reads them with line_iterator. */
+static void check_symbol_list(void)
+{
+	static const struct {
+		const char *list;
+		size_t n;
+		const char *names[3];
+	} cases[] = {
+		{ "", 0, { NULL } },
+		{ "stub", 1, { "stub" } },
+		{ "_ZTS4kern\n_ZTS5kern2", 2, { "_ZTS4kern", "_ZTS5kern2" } },
+		{ "a\n\n\nb\n", 2, { "a", "b" } },
+		{ "\na\r\nb", 2, { "a", "b" } },
+		/* A '\r' not followed by '\n' is part of the name. */
+		{ "a\r\r\nb\r", 2, { "a\r", "b\r" } },
+		{ "\n\r\n\n", 0, { NULL } },
+	};
+
+	current_test = "symbol list";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char **names = NULL;
+		size_t n = ol_offload_symbol_list(cases[i].list, &ol_link_arena, &names);
+
+		CHECK(n == cases[i].n);
+		for (size_t k = 0; k < n && k < cases[i].n; k++)
+			CHECK(!strcmp(names[k], cases[i].names[k]));
+	}
+	current_test = "";
+}
+
 int main(void)
 {
 	static const char *const amd_triple_arch[] = {
@@ -488,6 +519,7 @@ int main(void)
 	check_flips(pk16, sizeof(pk16));
 	check_string_table();
 	check_kinds();
+	check_symbol_list();
 	ol_arena_release(&ol_link_arena);
 	if (failures)
 		fprintf(stderr, "test_offload_binary: %d check(s) failed\n", failures);
