@@ -6,6 +6,7 @@
 #
 # Substitutions: %offload-link, %clang-linker-wrapper (the same program under
 # clang's name), %libexecdir (the -B directory), %backend (offload-link-llvm.so),
+# %run-omp19 (runs a program on libomptarget 19's CPU device),
 # %clang16 %clang19 %clang22, %clangxx16 %clangxx19 %clangxx22,
 # %upstream-wrapper16/19/22, %llvm22bin, %omp16dir, %omp19libdir, %gen-program
 # (bench/gen.py), %image-symbols (a device image's kernels and globals).
@@ -61,6 +62,11 @@ subs = {
     "%gen-program": "%s %s" % (sys.executable, os.path.join(config.ol_source_dir, "bench", "gen.py")),
     "%image-symbols": os.path.join(config.test_source_root, "Inputs", "gpu", "image-symbols.sh"),
 }
+
+# Running an OpenMP program on libomptarget 19's CPU "device", without the
+# image files its CPU plugin leaves in /tmp (Inputs/run-omp19.sh).
+subs["%run-omp19"] = "%s %s" % (os.path.join(config.test_source_root, "Inputs", "run-omp19.sh"),
+                                config.ol_tmpfile_shim)
 
 for version in ("16", "19", "22"):
     clang = shutil.which("clang-" + version)
