@@ -1,5 +1,6 @@
 /* host_link: the final host linker run.  See offload/host_link.h. */
 #include "offload/host_link.h"
+#include "offload/depfile.h"
 #include "offload/diag.h"
 #include "offload/spawn.h"
 
@@ -21,6 +22,15 @@ int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs)
 	ol_cmdline_render_host(cl, wrapper_objs, &argv);
 	status = ol_spawn_wait(&argv);
 	strvec_release(&argv);
+	/* The registration objects are temp files: out of the dependency list,
+	 * or every build tool relinks every time. */
+	if (status == 0 && wrapper_objs && ol_depfile_path(cl) && !cl->dry_run) {
+		size_t n = 0;
+		while (wrapper_objs[n])
+			n++;
+		if (ol_depfile_scrub(ol_depfile_path(cl), wrapper_objs, n) < 0)
+			status = 1;
+	}
 	/* The linker has said why it failed; its status passes through as is. */
 	return status < 0 ? 1 : status;
 }
