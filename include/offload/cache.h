@@ -46,6 +46,8 @@ struct ol_cache_stats {
 /* The cache this link uses, or NULL when it is off or its directory cannot
  * be used (a warning says why; the link goes on without it). */
 struct ol_cache *ol_cache_open(const struct ol_cmdline *cl);
+/* This link's counters so far (NULL for no cache). */
+const struct ol_cache_stats *ol_cache_counters(const struct ol_cache *c);
 /* Adds this link's counters to the directory's, and evicts the oldest
  * entries when the directory has grown past its limit.  NULL is fine. */
 void ol_cache_close(struct ol_cache *c);

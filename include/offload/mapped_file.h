@@ -32,6 +32,8 @@ void ol_map_files_ahead_finish(void);
  * page cache.  Lowers the peak memory of parallel device links. */
 void ol_mapped_drop_pages(void);
 void ol_mapped_release_all(void);
+/* How many files are loaded and their total size (--stats). */
+void ol_mapped_totals(size_t *files, uint64_t *bytes);
 
 /* A whole file read into a malloc'd buffer (*data NULL for an empty file),
  * for outputs of the tools we run.  Returns 0, or -1 with errno set. */

@@ -379,6 +379,11 @@ void ol_cache_put(struct ol_cache *c, const char *key, const uint8_t *data, size
 	free(path);
 }
 
+const struct ol_cache_stats *ol_cache_counters(const struct ol_cache *c)
+{
+	return c ? &c->stats : NULL;
+}
+
 void ol_cache_close(struct ol_cache *c)
 {
 	if (!c)

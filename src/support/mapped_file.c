@@ -283,6 +283,16 @@ void ol_mapped_drop_pages(void)
 	pthread_mutex_unlock(&table_lock);
 }
 
+void ol_mapped_totals(size_t *files, uint64_t *bytes)
+{
+	*files = 0;
+	*bytes = 0;
+	for (struct ol_mapped_file *mf = mapped_files; mf; mf = mf->next) {
+		(*files)++;
+		*bytes += mf->size;
+	}
+}
+
 void ol_mapped_release_all(void)
 {
 	for (struct ol_mapped_file *mf = mapped_files; mf; mf = mf->next) {

@@ -17,6 +17,7 @@
 #include "offload/mapped_file.h"
 #include "offload/resolve.h"
 #include "offload/spawn.h"
+#include "offload/stats.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 #include "offload/wrap.h"
@@ -71,6 +72,13 @@ static void release_all(void)
 	ol_arena_release(&ol_link_arena);
 }
 
+/* A stage begins: its time-trace scope and its --stats line. */
+static void begin_stage(const char *name)
+{
+	ol_timer_begin(name);
+	ol_stats_stage(name);
+}
+
 /* Stage boundaries: stop on reported errors, close the stage's time scope. */
 static void end_stage(int rc)
 {
@@ -81,6 +89,7 @@ static void end_stage(int rc)
 
 static int finish(struct ol_cmdline *cl, int status)
 {
+	ol_stats_report();
 	ol_timer_end();  /* "Execute linker wrapper" */
 	if (cl->time_trace && ol_timer_write(cl->time_trace, cl->output) < 0 && status == 0)
 		status = 1;
@@ -98,19 +107,19 @@ static int bundle_or_wrap_and_link(struct ol_cmdline *cl, struct ol_groups *grou
 	int status;
 
 	if (cl->emit_fatbin_only) {
-		ol_timer_begin("Bundle linked output");
+		begin_stage("Bundle linked output");
 		status = ol_wrap_write_fat_binary(groups, ctx) < 0 ? 1 : 0;
 		ol_timer_end();
 		ol_groups_release(groups);
 		return status;
 	}
-	ol_timer_begin("Wrap bundled images");
+	begin_stage("Wrap bundled images");
 	end_stage(ol_wrap_all(groups, ctx, &wrapped));
 	ol_groups_release(groups);
 
 	/* The host line is rendered with the table of the release we behave as. */
 	cl->flavor = ctx->flavor;
-	ol_timer_begin("Execute host linker");
+	begin_stage("Execute host linker");
 	status = ol_host_link(cl, wrapped.objects);
 	ol_timer_end();
 	return status;
@@ -154,6 +163,7 @@ int main(int argc, char **argv)
 	ol_spawn_configure(cl.dry_run, cl.verbose);
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
+	ol_stats_configure(&cl);
 	ol_timer_begin("Execute linker wrapper");
 	hand_llvm_options_to_backend(&cl);
 
@@ -161,7 +171,7 @@ int main(int argc, char **argv)
 	if (cl.override_image.nr)
 		return finish(&cl, link_override_images(&cl));
 
-	ol_timer_begin("Scan inputs");
+	begin_stage("Scan inputs");
 	speculating = ol_host_link_speculate(&cl, &speculation);
 	status = ol_inputs_scan(&cl, &in);
 	if (speculating) {
@@ -176,7 +186,7 @@ int main(int argc, char **argv)
 
 	/* Nothing to offload: the host link alone, with nothing loaded or written. */
 	if (in.nimages == 0 && !cl.emit_fatbin_only) {
-		ol_timer_begin("Execute host linker");
+		begin_stage("Execute host linker");
 		status = ol_host_link(&cl, NULL);
 		ol_timer_end();
 		return finish(&cl, status);
@@ -190,14 +200,16 @@ int main(int argc, char **argv)
 	ctx.cache = ol_cache_open(&cl);
 	ol_spawn_note("behaving as clang-linker-wrapper %d", (int)ctx.flavor);
 
-	ol_timer_begin("Resolve archive members");
+	begin_stage("Resolve archive members");
 	end_stage(ol_resolve(&in, &cl));
-	ol_timer_begin("Group device images");
+	begin_stage("Group device images");
 	end_stage(ol_group_images(&in, &ctx, &groups));
+	ol_stats_images(in.nimages, groups.n);
 	ol_warn_unused_offload_archs(&groups, &ctx);
 	ol_mapped_drop_pages();
-	ol_timer_begin("Link device input");
+	begin_stage("Link device input");
 	status = ol_device_link_all(&groups, &ctx);
+	ol_stats_cache(ol_cache_counters(ctx.cache));
 	ol_cache_close(ctx.cache);
 	end_stage(status);
 

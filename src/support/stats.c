@@ -1,0 +1,157 @@
+/* stats: the --stats summary (include/offload/stats.h). */
+#include "offload/stats.h"
+#include "offload/cache.h"
+#include "offload/cmdline.h"
+#include "offload/mapped_file.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define MAX_STAGES 16
+
+struct stage {
+	const char *name;
+	double wall_ms, cpu_ms;
+};
+
+static struct {
+	int enabled, json;
+	struct stage stages[MAX_STAGES];
+	size_t nstages;
+	double started_wall, started_cpu;
+	size_t images, groups;
+	struct ol_cache_stats cache;
+	int have_cache;
+} stats;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* User and system time of this process and of the tools it waited for. */
+static double cpu_ms(void)
+{
+	struct rusage self, children;
+	double ms = 0;
+
+	if (getrusage(RUSAGE_SELF, &self) == 0)
+		ms += (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec) * 1e3 +
+		      (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e3;
+	if (getrusage(RUSAGE_CHILDREN, &children) == 0)
+		ms += (double)(children.ru_utime.tv_sec + children.ru_stime.tv_sec) * 1e3 +
+		      (double)(children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e3;
+	return ms;
+}
+
+void ol_stats_configure(const struct ol_cmdline *cl)
+{
+	for (size_t i = 0; i < cl->nargs; i++) {
+		if (cl->args[i].id == OPT_stats) {
+			stats.enabled = 1;
+			stats.json = 0;
+		} else if (cl->args[i].id == OPT_stats_eq) {
+			stats.enabled = 1;
+			stats.json = strcmp(cl->args[i].value, "json") == 0;
+		}
+	}
+}
+
+int ol_stats_enabled(void)
+{
+	return stats.enabled;
+}
+
+static void end_stage(void)
+{
+	struct stage *s;
+
+	if (!stats.nstages)
+		return;
+	s = &stats.stages[stats.nstages - 1];
+	s->wall_ms = now_ms() - stats.started_wall;
+	s->cpu_ms = cpu_ms() - stats.started_cpu;
+}
+
+void ol_stats_stage(const char *name)
+{
+	if (!stats.enabled)
+		return;
+	end_stage();
+	if (stats.nstages == MAX_STAGES)
+		return;
+	stats.stages[stats.nstages++].name = name;
+	stats.started_wall = now_ms();
+	stats.started_cpu = cpu_ms();
+}
+
+void ol_stats_images(size_t images, size_t groups)
+{
+	stats.images = images;
+	stats.groups = groups;
+}
+
+void ol_stats_cache(const struct ol_cache_stats *local)
+{
+	if (!local)
+		return;
+	stats.cache = *local;
+	stats.have_cache = 1;
+}
+
+void ol_stats_report(void)
+{
+	struct rusage self, children;
+	size_t files;
+	uint64_t bytes;
+	double wall = 0, cpu = 0;
+
+	if (!stats.enabled)
+		return;
+	end_stage();
+	stats.enabled = 0;
+	ol_mapped_totals(&files, &bytes);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
+	for (size_t i = 0; i < stats.nstages; i++) {
+		wall += stats.stages[i].wall_ms;
+		cpu += stats.stages[i].cpu_ms;
+	}
+	if (stats.json) {
+		fprintf(stderr, "{\"stages\": [");
+		for (size_t i = 0; i < stats.nstages; i++)
+			fprintf(stderr, "%s{\"name\": \"%s\", \"wall_ms\": %.3f, \"cpu_ms\": %.3f}",
+				i ? ", " : "", stats.stages[i].name, stats.stages[i].wall_ms,
+				stats.stages[i].cpu_ms);
+		fprintf(stderr, "], \"wall_ms\": %.3f, \"cpu_ms\": %.3f, \"files\": %zu, "
+				"\"bytes_scanned\": %" PRIu64 ", \"images\": %zu, \"groups\": %zu, "
+				"\"cache\": {\"enabled\": %s, \"hits\": %" PRIu64 ", \"misses\": %" PRIu64
+				", \"stores\": %" PRIu64 ", \"dropped\": %" PRIu64 "}, "
+				"\"peak_rss_kib\": %ld, \"peak_rss_tools_kib\": %ld}\n",
+			wall, cpu, files, bytes, stats.images, stats.groups,
+			stats.have_cache ? "true" : "false", stats.cache.hits, stats.cache.misses,
+			stats.cache.stores, stats.cache.dropped, self.ru_maxrss, children.ru_maxrss);
+		return;
+	}
+	fprintf(stderr, "offload-link: stats\n  %-28s %10s %10s\n", "stage", "wall ms", "cpu ms");
+	for (size_t i = 0; i < stats.nstages; i++)
+		fprintf(stderr, "  %-28s %10.1f %10.1f\n", stats.stages[i].name,
+			stats.stages[i].wall_ms, stats.stages[i].cpu_ms);
+	fprintf(stderr, "  %-28s %10.1f %10.1f\n", "total", wall, cpu);
+	fprintf(stderr, "  scanned: %zu files, %.1f MiB; device images: %zu in %zu groups\n", files,
+		(double)bytes / 1048576.0, stats.images, stats.groups);
+	if (stats.have_cache)
+		fprintf(stderr, "  device-link cache: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64
+				" stored, %" PRIu64 " dropped\n",
+			stats.cache.hits, stats.cache.misses, stats.cache.stores, stats.cache.dropped);
+	else
+		fprintf(stderr, "  device-link cache: off\n");
+	fprintf(stderr, "  peak RSS: %.1f MiB (largest tool: %.1f MiB)\n", (double)self.ru_maxrss / 1024.0,
+		(double)children.ru_maxrss / 1024.0);
+}
