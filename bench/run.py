@@ -5,7 +5,7 @@ clang-linker-wrapper, in the same run on the same machine.
   bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7]
                [--gpu-units 100] [--gpu-archs sm_80,sm_90,gfx90a,gfx942] [--gpu-lto]
                [--gpu-clang 19|22]
-               [--rdc-units 100] [--only host|offload|gpu|cuda|hip]
+               [--rdc-units 100] [--only host|offload|gpu|cuda|hip|relink]
 
 (a) host: a plain host link of many objects with no offloading data, the
     link CMake sends through the wrapper for every C/C++ target once clang is
@@ -22,6 +22,11 @@ clang-linker-wrapper, in the same run on the same machine.
     default (one device link at a time) and with --wrapper-jobs=2.  With
     --gpu-clang 22: clang 22 objects built with -nogpulib against upstream 22.
     Needs CUDA's ptxas/nvlink; no GPU.
+(e) relink: the (c) program linked again after an edit of host code only
+    (main.c recompiled): offload-link with its device-link cache warm (every
+    device image a hit) against upstream 19, which links everything again;
+    and the first link with the cache on (empty) against --no-cache, what
+    the cache costs when it cannot help.
 (d) cuda, hip: a CUDA program of --rdc-units translation units of
     relocatable device code (-fgpu-rdc, the new offloading driver) for sm_80
     and sm_90, and the same program as HIP for gfx90a and gfx942, compiled by
@@ -294,6 +299,75 @@ def bench_rdc(args, tool, work, lang):
                   % (name, statistics.median(times[name]) / ours))
 
 
+def bench_relink(args, tool, work):
+    archs = args.gpu_archs.split(",")
+    objdir = os.path.join(work, "gpu19-%d-%s" % (args.gpu_units, "-".join(archs)))
+    stamp = os.path.join(objdir, "done")
+    if not os.path.exists(stamp):
+        print("generating and compiling %d GPU units for %s with clang-19 ..."
+              % (args.gpu_units, ",".join(archs)), flush=True)
+        objects = gen.gpu_units(objdir, "clang-19", args.gpu_units, archs, False, args.jobs, True)
+        with open(stamp, "w") as out:
+            out.write("\n".join(objects))
+    with open(stamp) as inp:
+        objects = inp.read().split("\n")
+    wrapper = [c for c in driver_commands(["clang-19"] + gen.gpu_flags(archs, False, True) + objects
+                                          + ["-o", os.path.join(objdir, "app")])
+               if os.path.basename(c[0]) == "clang-linker-wrapper"]
+    if not wrapper:
+        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
+    wrapper_args = wrapper[-1][1:]
+    cache = os.path.join(work, "relink-cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    del os.environ["OFFLOAD_LINK_NO_CACHE"]
+    try:
+        # Cold: every run starts from an empty cache directory.
+        cold = [("offload-link, cache on (empty)",
+                 [["rm", "-rf", cache], [tool, "--cache-dir=" + cache] + wrapper_args]),
+                ("offload-link --no-cache", [["rm", "-rf", cache], [tool, "--no-cache"] + wrapper_args])]
+        times, failed = compare("(e) first link of the (c) program: what an empty cache costs",
+                                cold, "offload-link --no-cache", args.gpu_reps, objdir)
+        # A host-only edit: main.c says something else; the device code is the same.
+        main_c = objects[0][:-2] + ".c"
+        with open(main_c) as inp:
+            text = inp.read()
+        with open(main_c, "w") as out:
+            out.write(text.replace("printf(\"%ld\\n\", total)", "printf(\"total %ld\\n\", total)"))
+        subprocess.run(["clang-19", "-O1"] + gen.gpu_flags(archs, False, True)
+                       + ["-c", main_c, "-o", objects[0]], check=True)
+        warm = [("offload-link, cache warm", [[tool, "--cache-dir=" + cache] + wrapper_args])]
+        for name, path in upstream_wrappers(("19",)):
+            warm.append((name, [[path] + wrapper_args]))
+        subprocess.run([tool, "--cache-dir=" + cache] + wrapper_args, cwd=objdir, check=True,
+                       stdout=subprocess.DEVNULL)
+        # GNU ld alone takes ~350 ms for this host link, lld ~50: the second
+        # table shows what is left of ours when the host link is cheap.
+        lld = "/usr/lib/llvm-19/bin/ld.lld"
+        with_lld = [[a if not a.startswith("--linker-path=") else "--linker-path=" + lld
+                     for a in cmds[0]] for _, cmds in warm[:1]] if os.access(lld, os.X_OK) else []
+        for title, variants in (("GNU ld", warm),
+                                ("ld.lld", [(name, [[a if not a.startswith("--linker-path=")
+                                                     else "--linker-path=" + lld for a in cmd]
+                                                    for cmd in cmds]) for name, cmds in warm]
+                                 if with_lld else [])):
+            if not variants:
+                continue
+            times, failed = compare("(e) relink after a host-only edit, %d units, %s, host linker %s"
+                                    % (args.gpu_units, ", ".join(archs), title),
+                                    variants, "offload-link, cache warm", args.gpu_reps, objdir)
+            if "upstream 19" in times and not failed:
+                print("upstream 19 takes %.1fx the time of offload-link with a warm cache (%s)"
+                      % (statistics.median(times["upstream 19"])
+                         / statistics.median(times["offload-link, cache warm"]), title))
+        # Leave the objects as generated.
+        with open(main_c, "w") as out:
+            out.write(text)
+        subprocess.run(["clang-19", "-O1"] + gen.gpu_flags(archs, False, True)
+                       + ["-c", main_c, "-o", objects[0]], check=True)
+    finally:
+        os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
+
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -316,7 +390,7 @@ def main():
                         help="timed runs of each GPU variant (each takes seconds)")
     parser.add_argument("--rdc-units", type=int, default=100,
                         help="translation units of the CUDA and HIP programs")
-    parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip"))
+    parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip", "relink"))
     args = parser.parse_args()
 
     # Cold links: the device-link cache has its own scenario.
@@ -338,6 +412,8 @@ def main():
         bench_rdc(args, tool, work, "cuda")
     if args.only in (None, "hip"):
         bench_rdc(args, tool, work, "hip")
+    if args.only in (None, "relink"):
+        bench_relink(args, tool, work)
 
 
 if __name__ == "__main__":
