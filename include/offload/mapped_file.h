@@ -17,6 +17,7 @@ struct ol_mapped_file {
 	size_t size;
 	int mapped;            /* 0: a small file read into memory (see mapped_file.c) */
 	unsigned long long dev, ino;   /* identity: one file named two ways maps once */
+	long long mtime_ns;            /* for what is remembered about its contents */
 	struct ol_mapped_file *next;
 };
 

@@ -237,7 +237,7 @@ static void key_strvec(struct ol_sha256 *h, const char *what, const struct strve
 		ol_key_str(h, v->v[i]);
 }
 
-static void key_image(struct ol_sha256 *h, const struct ol_device_image *img)
+static void key_image(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img)
 {
 	const struct ol_offload_binary *bin = &img->bin;
 
@@ -249,7 +249,7 @@ static void key_image(struct ol_sha256 *h, const struct ol_device_image *img)
 		ol_key_str(h, bin->strings[i].key);
 		ol_key_str(h, bin->strings[i].value);
 	}
-	ol_key_bytes(h, bin->image, bin->image_size);
+	ol_key_image_bytes(c, h, img);
 }
 
 void ol_cache_group_key(struct ol_cache *c, const struct ol_group *g,
@@ -270,7 +270,7 @@ void ol_cache_group_key(struct ol_cache *c, const struct ol_group *g,
 	ol_key_u64(&h, g->kinds);
 	ol_key_u64(&h, g->nimages);
 	for (size_t i = 0; i < g->nimages; i++) {
-		key_image(&h, g->images[i]);
+		key_image(c, &h, g->images[i]);
 		bitcode |= g->images[i]->bin.image_kind == OL_IMG_BITCODE;
 	}
 	/* The LLVM that compiles the bitcode decides the code. */

@@ -25,6 +25,9 @@ struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s);
 int ol_cache_parse_size(const char *text, uint64_t *out);
 int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head, size_t head_size,
 			 const void *data, size_t size);
+/* identity.c: the digest of an image's bytes, remembered per input object. */
+struct ol_device_image;
+void ol_key_image_bytes(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img);
 /* stats.c: add this link's counters to <dir>/stats; evict when due. */
 void ol_cache_update_stats(struct ol_cache *c);
 

@@ -223,6 +223,7 @@ struct ol_mapped_file *ol_map_file(const char *path)
 		mf->mapped = mapped;
 		mf->dev = (unsigned long long)st.st_dev;
 		mf->ino = (unsigned long long)st.st_ino;
+		mf->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 		mf->next = mapped_files;
 		mapped_files = mf;
 		index_insert(&by_identity, identity_hash(mf->dev, mf->ino), mf->path, mf);
