@@ -11,7 +11,8 @@
 # Run it as root, or as a user who may sudo: it calls sudo only for apt-get,
 # and only when a package is missing.
 #
-# Environment: OL_BUILD_DIR (default <repo>/build), OL_BUILD_TYPE (default
+# Environment: OL_BUILD_DIR (default <repo>/build), OL_OMP16_ROOT (where --check
+# looks for clang 16's runtime; default <build>/deps/omp16), OL_BUILD_TYPE (default
 # RelWithDebInfo), OL_LLVM_VERSION (the LLVM the backend links; default: the
 # project's default, 22).
 #
@@ -31,7 +32,7 @@ for arg in "$@"; do
 	--check) check_only=1 ;;
 	--no-example) example=0 ;;
 	-h | --help)
-		sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -268,8 +269,9 @@ check_requirements() {
 		fi
 		missing=$((missing + 1))
 	done
-	if [ ! -e "$build/deps/omp16/usr/lib/llvm-16/lib/libomptarget.so" ]; then
-		echo "bootstrap.sh: missing clang 16's OpenMP runtime in $build/deps/omp16: run scripts/bootstrap.sh --deps-only (unpacks libomp5-16, libomp-16-dev)" >&2
+	local omp16=${OL_OMP16_ROOT:-$build/deps/omp16}
+	if [ ! -e "$omp16/usr/lib/llvm-16/lib/libomptarget.so" ]; then
+		echo "bootstrap.sh: missing clang 16's OpenMP runtime in $omp16: run scripts/bootstrap.sh --deps-only (unpacks libomp5-16, libomp-16-dev)" >&2
 		missing=$((missing + 1))
 	fi
 	if [ $missing -ne 0 ]; then
