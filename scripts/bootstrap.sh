@@ -111,6 +111,14 @@ requirements=(
 	"/usr/local/cuda/bin/nvlink                      machine-image"
 	"/usr/local/cuda/bin/fatbinary                   machine-image"
 	"/usr/local/cuda/lib64/libcudart.so              machine-image"
+	# the device-link cache's remote storage: the libraries of its protocols
+	# (offload-link-remote.so), and the servers its tests run
+	# (test/lit/Inputs/cache/server.sh; Debian's nginx has WebDAV's PUT built in)
+	"/usr/include/hiredis/hiredis.h                  libhiredis-dev"
+	"/usr/include/x86_64-linux-gnu/curl/curl.h       libcurl4-openssl-dev"
+	"redis-server                                    redis-server"
+	"redis-cli                                       redis-tools"
+	"/usr/sbin/nginx                                 nginx"
 	# the host linker and tools the test scripts call
 	"ld                                              binutils"
 	"ar                                              binutils"
@@ -118,6 +126,7 @@ requirements=(
 	"file                                            file"
 	"/usr/bin/time                                   time"
 	"od                                              coreutils"
+	"timeout                                         coreutils"
 	"cmp                                             diffutils"
 	"diff                                            diffutils"
 )

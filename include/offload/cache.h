@@ -21,6 +21,9 @@
  * $XDG_CACHE_HOME/offload-link, else ~/.cache/offload-link; --no-cache /
  * OFFLOAD_LINK_NO_CACHE=1 turn it off; --cache-max-size=SIZE /
  * OFFLOAD_LINK_CACHE_MAX_SIZE (default 5G, suffixes k M G T, 1024-based).
+ * --remote-storage=URLS / OFFLOAD_LINK_REMOTE_STORAGE: Redis and HTTP stores
+ * asked after the local directory and given every new entry (src/cache/
+ * remote.c); only with a usable local directory.
  *
  * Threads: keys are computed and lookups done on the main thread before the
  * jobs start; stores happen on the main thread after them.
@@ -41,6 +44,18 @@ struct ol_link_context;
 
 struct ol_cache_stats {
 	uint64_t hits, misses, stores, dropped;  /* dropped: corrupt entries removed */
+	/* The remote tier: lookups after a local miss, stores after a link,
+	 * remotes given up on after a failure. */
+	uint64_t remote_hits, remote_misses, remote_stores, remote_errors;
+};
+
+/* What a lookup found. */
+struct ol_cache_lookup {
+	uint8_t *data;              /* the linked image (malloc'd), on a hit */
+	size_t size;
+	int hit;                    /* 1 on a hit */
+	const char *remote;         /* a remote's hit: its URL, for messages */
+	int remote_asked;           /* after a local miss, a remote answered */
 };
 
 /* The cache this link uses, or NULL when it is off or its directory cannot
@@ -55,9 +70,10 @@ void ol_cache_close(struct ol_cache *c);
 /* The key of one group's device link. */
 void ol_cache_group_key(struct ol_cache *c, const struct ol_group *g,
 			const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX]);
-/* 1 and the entry's payload (malloc'd) on a hit; 0 on a miss. */
-int ol_cache_get(struct ol_cache *c, const char *key, uint8_t **data, size_t *size);
-/* Stores an entry; failures only warn. */
+/* Looks in the local directory, then in the remotes; a remote's hit is
+ * copied into the local directory.  Returns out->hit. */
+int ol_cache_get(struct ol_cache *c, const char *key, struct ol_cache_lookup *out);
+/* Stores an entry locally and in every writable remote; failures only warn. */
 void ol_cache_put(struct ol_cache *c, const char *key, const uint8_t *data, size_t size);
 
 /* Key material, for the target families' identify functions: each value is

@@ -3,6 +3,7 @@
  *
  * Layout of a cache directory:
  *   <dir>/<2 hex>/<64 hex>   entries: a 48-byte header, then the linked image
+ *                            (the same bytes on remote storage, remote.c)
  *   <dir>/ids/<64 hex>       remembered tool and file identities (64 hex)
  *   <dir>/tmp/               files being written; renamed into place whole
  *   <dir>/stats              counters, updated under flock(2)
@@ -32,7 +33,8 @@
 /* Bumped whenever what a key covers or the entry layout changes. */
 #define CACHE_FORMAT "offload-link device-link cache 1"
 #define ENTRY_MAGIC "OLCE"
-#define ENTRY_HEADER 48   /* magic, u32 version, u64 payload size, SHA-256 of the payload */
+/* The header (OL_CACHE_ENTRY_HEADER bytes): magic, u32 version, u64 payload
+ * size, SHA-256 of the payload. */
 
 /* ---- configuration --------------------------------------------------------- */
 
@@ -82,6 +84,9 @@ int ol_cache_settings(const struct ol_cmdline *cl, struct ol_cache_settings *s)
 	env = getenv("OFFLOAD_LINK_CACHE_DIR");
 	if (env && *env)
 		s->dir = ol_xstrdup(env);
+	env = getenv("OFFLOAD_LINK_REMOTE_STORAGE");
+	if (env && *env)
+		s->remote_storage = ol_xstrdup(env);
 	for (size_t i = 0; cl && i < cl->nargs; i++) {
 		const struct ol_arg *a = &cl->args[i];
 		switch (a->id) {
@@ -91,6 +96,11 @@ int ol_cache_settings(const struct ol_cmdline *cl, struct ol_cache_settings *s)
 		case OPT_cache_dir:
 			free(s->dir);
 			s->dir = ol_xstrdup(a->value);
+			break;
+		case OPT_remote_storage:
+			/* The last one counts; an empty one turns the remotes off. */
+			free(s->remote_storage);
+			s->remote_storage = ol_xstrdup(a->value);
 			break;
 		case OPT_cache_max_size:
 			if (ol_cache_parse_size(a->value, &s->max_size) < 0)
@@ -111,6 +121,13 @@ int ol_cache_settings(const struct ol_cmdline *cl, struct ol_cache_settings *s)
 			s->enabled = 0;
 	}
 	return 0;
+}
+
+void ol_cache_settings_release(struct ol_cache_settings *s)
+{
+	free(s->dir);
+	free(s->remote_storage);
+	s->dir = s->remote_storage = NULL;
 }
 
 /* ---- opening ------------------------------------------------------------------ */
@@ -165,13 +182,15 @@ struct ol_cache *ol_cache_open(const struct ol_cmdline *cl)
 	struct ol_cache *c;
 
 	if (ol_cache_settings(cl, &s) < 0) {
-		free(s.dir);
+		ol_cache_settings_release(&s);
 		return NULL;
 	}
 	c = ol_cache_open_dir(&s);
-	if (c)
+	if (c) {
 		ol_spawn_note("device-link cache: %s", c->dir);
-	free(s.dir);
+		c->remotes = ol_remotes_configure(s.remote_storage, &c->stats);
+	}
+	ol_cache_settings_release(&s);
 	return c;
 }
 
@@ -309,74 +328,134 @@ static char *entry_path(const struct ol_cache *c, const char *key)
 	return ol_xasprintf("%s/%.2s/%s", c->dir, key, key);
 }
 
-int ol_cache_get(struct ol_cache *c, const char *key, uint8_t **data, size_t *size)
+static uint64_t read_u64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+void ol_cache_entry_header(uint8_t header[OL_CACHE_ENTRY_HEADER], const uint8_t *payload,
+			   size_t size)
+{
+	memset(header, 0, OL_CACHE_ENTRY_HEADER);
+	memcpy(header, ENTRY_MAGIC, 4);
+	header[4] = 1;                       /* entry layout version */
+	for (int i = 0; i < 8; i++)
+		header[8 + i] = (uint8_t)((uint64_t)size >> (8 * i));
+	ol_sha256(payload, size, header + 16);
+}
+
+const char *ol_cache_entry_damage(const uint8_t *entry, size_t size)
+{
+	uint8_t digest[OL_SHA256_SIZE];
+
+	if (size < OL_CACHE_ENTRY_HEADER || memcmp(entry, ENTRY_MAGIC, 4) != 0)
+		return "not an entry";
+	if (read_u64(entry + 8) != size - OL_CACHE_ENTRY_HEADER)
+		return "truncated";
+	ol_sha256(entry + OL_CACHE_ENTRY_HEADER, size - OL_CACHE_ENTRY_HEADER, digest);
+	if (memcmp(digest, entry + 16, OL_SHA256_SIZE) != 0)
+		return "checksum mismatch";
+	return NULL;
+}
+
+/* The entry's payload, moved to the front of its buffer. */
+static void take_payload(uint8_t *entry, size_t size, struct ol_cache_lookup *out)
+{
+	out->size = size - OL_CACHE_ENTRY_HEADER;
+	memmove(entry, entry + OL_CACHE_ENTRY_HEADER, out->size);
+	out->data = entry;
+	out->hit = 1;
+}
+
+static int get_local(struct ol_cache *c, const char *key, struct ol_cache_lookup *out)
 {
 	char *path = entry_path(c, key);
-	uint8_t *buf = NULL, digest[OL_SHA256_SIZE];
+	uint8_t *buf = NULL;
 	size_t n = 0;
-	uint64_t payload = 0;
-	const char *bad = NULL;
+	const char *bad;
 
-	*data = NULL;
-	*size = 0;
 	if (ol_read_whole_file(path, &buf, &n) < 0) {
-		c->stats.misses++;
 		free(path);
 		return 0;
 	}
-	if (n < ENTRY_HEADER || memcmp(buf, ENTRY_MAGIC, 4) != 0) {
-		bad = "not an entry";
-	} else {
-		for (int i = 0; i < 8; i++)
-			payload |= (uint64_t)buf[8 + i] << (8 * i);
-		if (payload != n - ENTRY_HEADER) {
-			bad = "truncated";
-		} else {
-			ol_sha256(buf + ENTRY_HEADER, (size_t)payload, digest);
-			if (memcmp(digest, buf + 16, OL_SHA256_SIZE) != 0)
-				bad = "checksum mismatch";
-		}
-	}
+	bad = ol_cache_entry_damage(buf, n);
 	if (bad) {
 		/* Never use it: drop it, so the link that follows replaces it. */
 		ol_spawn_note("device-link cache: dropping entry %s: %s", key, bad);
 		unlink(path);
 		c->stats.dropped++;
-		c->stats.misses++;
 		free(buf);
 		free(path);
 		return 0;
 	}
-	memmove(buf, buf + ENTRY_HEADER, (size_t)payload);
-	*data = buf;
-	*size = (size_t)payload;
+	take_payload(buf, n, out);
 	/* The entry's time says when it was last used: eviction goes by it. */
 	utimensat(AT_FDCWD, path, NULL, 0);
-	c->stats.hits++;
 	free(path);
+	return 1;
+}
+
+/* Writes a whole entry (header included) into the local directory. */
+static int put_local(struct ol_cache *c, const char *key, const void *head, size_t head_size,
+		     const void *data, size_t size)
+{
+	char *path = entry_path(c, key), *dir = ol_xasprintf("%s/%.2s", c->dir, key);
+	int rc = 0;
+
+	if ((mkdir(dir, 0777) < 0 && errno != EEXIST) ||
+	    ol_cache_write_whole(c, path, head, head_size, data, size) < 0) {
+		ol_warn("device-link cache: cannot store '%s': %s", path, strerror(errno));
+		rc = -1;
+	} else {
+		c->stats.stores++;
+		c->stored_bytes += head_size + size;
+	}
+	free(dir);
+	free(path);
+	return rc;
+}
+
+int ol_cache_get(struct ol_cache *c, const char *key, struct ol_cache_lookup *out)
+{
+	uint8_t *entry;
+	size_t size;
+	int remote;
+
+	memset(out, 0, sizeof(*out));
+	if (get_local(c, key, out)) {
+		c->stats.hits++;
+		return 1;
+	}
+	c->stats.misses++;
+	if (!c->remotes)
+		return 0;
+	remote = ol_remotes_get(c->remotes, key, &entry, &size, &out->remote);
+	out->remote_asked = remote >= 0;
+	if (remote <= 0)
+		return 0;
+	/* The same bytes, checked: the next link finds them here. */
+	put_local(c, key, entry, size, NULL, 0);
+	take_payload(entry, size, out);
 	return 1;
 }
 
 void ol_cache_put(struct ol_cache *c, const char *key, const uint8_t *data, size_t size)
 {
-	char *path = entry_path(c, key), *dir = ol_xasprintf("%s/%.2s", c->dir, key);
-	uint8_t header[ENTRY_HEADER];
+	uint8_t header[OL_CACHE_ENTRY_HEADER];
 
-	memset(header, 0, sizeof(header));
-	memcpy(header, ENTRY_MAGIC, 4);
-	header[4] = 1;                       /* entry layout version */
-	for (int i = 0; i < 8; i++)
-		header[8 + i] = (uint8_t)((uint64_t)size >> (8 * i));
-	ol_sha256(data, size, header + 16);
-	if ((mkdir(dir, 0777) < 0 && errno != EEXIST) ||
-	    ol_cache_write_whole(c, path, header, sizeof(header), data, size) < 0) {
-		ol_warn("device-link cache: cannot store '%s': %s", path, strerror(errno));
-	} else {
-		c->stats.stores++;
-		c->stored_bytes += size + ENTRY_HEADER;
+	ol_cache_entry_header(header, data, size);
+	put_local(c, key, header, sizeof(header), data, size);
+	if (ol_remotes_writable(c->remotes)) {
+		uint8_t *entry = ol_xmalloc(sizeof(header) + size);
+		memcpy(entry, header, sizeof(header));
+		memcpy(entry + sizeof(header), data, size);
+		ol_remotes_put(c->remotes, key, entry, sizeof(header) + size);
+		free(entry);
 	}
-	free(dir);
-	free(path);
 }
 
 const struct ol_cache_stats *ol_cache_counters(const struct ol_cache *c)
@@ -388,6 +467,7 @@ void ol_cache_close(struct ol_cache *c)
 {
 	if (!c)
 		return;
+	ol_remotes_close(c->remotes);
 	ol_cache_update_stats(c);
 	free(c->dir);
 	free(c->tmp);

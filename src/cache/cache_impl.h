@@ -10,6 +10,7 @@ struct ol_cache_settings {
 	int enabled;
 	char *dir;            /* malloc'd */
 	uint64_t max_size;
+	char *remote_storage; /* malloc'd, or NULL: none (remote.c) */
 };
 
 struct ol_cache {
@@ -17,10 +18,12 @@ struct ol_cache {
 	uint64_t max_size;
 	struct ol_cache_stats stats;   /* this link's */
 	uint64_t stored_bytes;         /* written by this link */
+	struct ol_remotes *remotes;    /* NULL: none */
 };
 
 /* Options and environment (cl may be NULL: environment only). */
 int ol_cache_settings(const struct ol_cmdline *cl, struct ol_cache_settings *s);
+void ol_cache_settings_release(struct ol_cache_settings *s);
 struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s);
 int ol_cache_parse_size(const char *text, uint64_t *out);
 int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head, size_t head_size,
@@ -28,6 +31,26 @@ int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head,
 /* identity.c: the digest of an image's bytes, remembered per input object. */
 struct ol_device_image;
 void ol_key_image_bytes(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img);
+/* Entries, the same bytes in the local directory and on remotes: a header
+ * with the payload's size and SHA-256, then the payload. */
+#define OL_CACHE_ENTRY_HEADER 48
+void ol_cache_entry_header(uint8_t header[OL_CACHE_ENTRY_HEADER], const uint8_t *payload,
+			   size_t size);
+/* NULL when the entry is whole and its checksum holds, else what is wrong. */
+const char *ol_cache_entry_damage(const uint8_t *entry, size_t size);
+
+/* remote.c: the remote tier.  NULL when the configuration names no usable
+ * remote.  Counters go to `stats` (the link's). */
+struct ol_remotes *ol_remotes_configure(const char *config, struct ol_cache_stats *stats);
+/* 1: a good entry (malloc'd, header included) from the remote *from names;
+ * 0: the remotes that answered missed; -1: none answered. */
+int ol_remotes_get(struct ol_remotes *rs, const char *key, uint8_t **entry, size_t *size,
+		   const char **from);
+/* Is there a remote a store would go to? */
+int ol_remotes_writable(const struct ol_remotes *rs);
+void ol_remotes_put(struct ol_remotes *rs, const char *key, const uint8_t *entry, size_t size);
+void ol_remotes_close(struct ol_remotes *rs);
+
 /* stats.c: add this link's counters to <dir>/stats; evict when due. */
 void ol_cache_update_stats(struct ol_cache *c);
 

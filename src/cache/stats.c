@@ -25,15 +25,18 @@
 
 struct counters {
 	uint64_t hits, misses, stores, dropped, evicted, since_trim;
+	uint64_t remote_hits, remote_misses, remote_stores, remote_errors;
 };
 
 static const char *const counter_names[] = { "hits", "misses", "stores", "dropped", "evicted",
-					     "since_trim" };
+					     "since_trim", "remote_hits", "remote_misses",
+					     "remote_stores", "remote_errors" };
 
 static uint64_t *counter(struct counters *k, size_t i)
 {
 	uint64_t *fields[] = { &k->hits, &k->misses, &k->stores, &k->dropped, &k->evicted,
-			       &k->since_trim };
+			       &k->since_trim, &k->remote_hits, &k->remote_misses,
+			       &k->remote_stores, &k->remote_errors };
 	return fields[i];
 }
 
@@ -198,6 +201,10 @@ void ol_cache_update_stats(struct ol_cache *c)
 	k.misses += c->stats.misses;
 	k.stores += c->stats.stores;
 	k.dropped += c->stats.dropped;
+	k.remote_hits += c->stats.remote_hits;
+	k.remote_misses += c->stats.remote_misses;
+	k.remote_stores += c->stats.remote_stores;
+	k.remote_errors += c->stats.remote_errors;
 	k.since_trim += c->stored_bytes;
 	if (k.since_trim > c->max_size / 10) {
 		k.evicted += trim(c->dir, c->max_size / 10 * 9);
@@ -227,9 +234,12 @@ static void print_stats(const struct ol_cache_settings *s, const struct counters
 		printf("{\"directory\": \"%s\", \"hits\": %" PRIu64 ", \"misses\": %" PRIu64
 		       ", \"hit_rate\": %.1f, \"stores\": %" PRIu64 ", \"dropped\": %" PRIu64
 		       ", \"evicted\": %" PRIu64 ", \"entries\": %zu, \"size\": %" PRIu64
-		       ", \"max_size\": %" PRIu64 "}\n",
+		       ", \"max_size\": %" PRIu64 ", \"remote_hits\": %" PRIu64
+		       ", \"remote_misses\": %" PRIu64 ", \"remote_stores\": %" PRIu64
+		       ", \"remote_errors\": %" PRIu64 "}\n",
 		       s->dir, k->hits, k->misses, rate, k->stores, k->dropped, k->evicted, e->n,
-		       e->bytes, s->max_size);
+		       e->bytes, s->max_size, k->remote_hits, k->remote_misses, k->remote_stores,
+		       k->remote_errors);
 		return;
 	}
 	printf("cache directory   %s\n", s->dir);
@@ -242,6 +252,10 @@ static void print_stats(const struct ol_cache_settings *s, const struct counters
 	printf("entries           %zu\n", e->n);
 	printf("size              %.1f MiB of %.1f MiB\n", (double)e->bytes / 1048576.0,
 	       (double)s->max_size / 1048576.0);
+	printf("remote hits       %" PRIu64 "\n", k->remote_hits);
+	printf("remote misses     %" PRIu64 "\n", k->remote_misses);
+	printf("remote stores     %" PRIu64 "\n", k->remote_stores);
+	printf("remote errors     %" PRIu64 "\n", k->remote_errors);
 }
 
 int ol_cache_command(int argc, char **argv)
@@ -259,31 +273,32 @@ int ol_cache_command(int argc, char **argv)
 		if (strcmp(argv[i], "--json") == 0) {
 			json = 1;
 		} else if (strncmp(argv[i], "--cache-dir=", 12) == 0) {
-			free(s.dir);
+			ol_cache_settings_release(&s);
 			s.dir = ol_xstrdup(argv[i] + 12);
 		} else if (strncmp(argv[i], "--cache-max-size=", 17) == 0) {
 			if (ol_cache_parse_size(argv[i] + 17, &s.max_size) < 0) {
 				ol_error("%s: expected a size such as 5G or 500M", argv[i]);
-				free(s.dir);
+				ol_cache_settings_release(&s);
 				return 1;
 			}
 		} else {
-			free(s.dir);
+			ol_cache_settings_release(&s);
 			return usage();
 		}
 	}
 	if (!verb || (strcmp(verb, "stats") && strcmp(verb, "prune") && strcmp(verb, "clear"))) {
-		free(s.dir);
+		ol_cache_settings_release(&s);
 		return usage();
 	}
 	if (!s.dir) {
 		ol_error("no cache directory: set OFFLOAD_LINK_CACHE_DIR, XDG_CACHE_HOME or HOME");
+		ol_cache_settings_release(&s);
 		return 1;
 	}
 	f = lock_stats(s.dir);
 	if (!f && strcmp(verb, "stats") != 0) {
 		ol_error("cannot use the cache directory '%s': %s", s.dir, strerror(errno));
-		free(s.dir);
+		ol_cache_settings_release(&s);
 		return 1;
 	}
 	memset(&k, 0, sizeof(k));
@@ -303,6 +318,6 @@ int ol_cache_command(int argc, char **argv)
 	release_entries(&e);
 	if (f)
 		unlock_stats(f);
-	free(s.dir);
+	ol_cache_settings_release(&s);
 	return rc;
 }

@@ -217,32 +217,41 @@ static int cache_usable(const struct ol_link_context *ctx)
 	return ctx->cache && !ctx->cl->dry_run && !ctx->cl->save_temps;
 }
 
+/* -v: one line per job, "hit", "remote hit" (from which remote), "miss"
+ * (no remote asked) or "remote miss" (the remotes asked missed too). */
+static void note_lookup(const struct ol_group *g, const char *key, const struct ol_cache_lookup *l)
+{
+	const char *outcome = l->hit ? (l->remote ? "remote hit" : "hit")
+				     : (l->remote_asked ? "remote miss" : "miss");
+
+	ol_spawn_note("device-link cache: %s for %s%s%s (%.16s)%s%s", outcome, g->triple,
+		      *g->arch ? " " : "", g->arch, key, l->remote ? " from " : "",
+		      l->remote ? l->remote : "");
+}
+
 static void look_up_cache(struct ol_groups *groups, const struct ol_link_context *ctx,
 			  char (*keys)[OL_CACHE_KEY_HEX])
 {
 	for (size_t i = 0; i < groups->n; i++) {
 		struct ol_group *g = &groups->v[i];
-		uint8_t *data;
-		size_t size;
+		struct ol_cache_lookup found;
 
 		ol_cache_group_key(ctx->cache, g, ctx, keys[i]);
-		if (!ol_cache_get(ctx->cache, keys[i], &data, &size)) {
-			ol_spawn_note("device-link cache: miss for %s %s (%.16s)", g->triple, g->arch,
-				      keys[i]);
+		ol_cache_get(ctx->cache, keys[i], &found);
+		note_lookup(g, keys[i], &found);
+		if (!found.hit)
 			continue;
-		}
 		char *prefix = ol_group_output_prefix(g, ctx);
-		const char *path = ol_temp_write(prefix, "img", data, size);
+		const char *path = ol_temp_write(prefix, "img", found.data, found.size);
 		free(prefix);
 		if (!path) {
-			free(data);
+			free(found.data);
 			continue;
 		}
-		g->linked.data = data;
-		g->linked.size = size;
+		g->linked.data = found.data;
+		g->linked.size = found.size;
 		g->linked_path = path;
 		g->cached = 1;
-		ol_spawn_note("device-link cache: hit for %s %s (%.16s)", g->triple, g->arch, keys[i]);
 	}
 }
 

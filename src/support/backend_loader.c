@@ -1,6 +1,7 @@
 /* backend_loader: dlopen the LLVM backend on first use.  See offload/backend.h. */
 #include "offload/backend.h"
 #include "offload/diag.h"
+#include "offload/plugin.h"
 #include "offload/spawn.h"
 #include "offload/strvec.h"
 
@@ -28,28 +29,15 @@ int ol_backend_loaded(void)
 
 static const struct ol_backend *load(void)
 {
-	struct strvec tried = STRVEC_INIT;
 	struct strbuf why = STRBUF_INIT;
-	const char *env = getenv("OFFLOAD_LINK_BACKEND");
-	void *handle = NULL;
+	void *handle = ol_plugin_open("offload-link-llvm.so", getenv("OFFLOAD_LINK_BACKEND"),
+				      OL_BACKEND_INSTALL_PATH, &why);
 
-	if (env && *env)
-		strvec_push(&tried, env);
-	strvec_pushf(&tried, "%s/../lib/offload-link/offload-link-llvm.so", ol_self_dir());
-	strvec_push(&tried, OL_BACKEND_INSTALL_PATH);
-
-	for (size_t i = 0; i < tried.nr && !handle; i++) {
-		handle = dlopen(tried.v[i], RTLD_NOW | RTLD_LOCAL);
-		if (!handle)
-			strbuf_addf(&why, "\n  %s", dlerror());
-	}
 	if (!handle) {
 		ol_error("cannot load the LLVM backend (offload-link-llvm.so); tried:%s", strbuf_str(&why));
-		strvec_release(&tried);
 		strbuf_release(&why);
 		return NULL;
 	}
-	strvec_release(&tried);
 	strbuf_release(&why);
 
 	ol_backend_entry_fn entry = (ol_backend_entry_fn)(uintptr_t)dlsym(handle, OL_BACKEND_ENTRY);

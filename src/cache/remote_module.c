@@ -1,0 +1,42 @@
+/*
+ * remote_module: the entry of offload-link-remote.so, the table of remote
+ * storage protocols (remote_impl.h).  A new protocol is one file with its
+ * struct ol_remote_protocol, and a line here.
+ */
+#include "remote_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+char *ol_remote_message(const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	return text;
+}
+
+static const struct ol_remote_protocol *const table[] = {
+	&ol_remote_redis,
+	&ol_remote_http,
+	&ol_remote_https,
+};
+
+static const struct ol_remote_protocols protocols = {
+	.abi = OL_REMOTE_ABI,
+	.n = sizeof(table) / sizeof(table[0]),
+	.v = table,
+};
+
+__attribute__((visibility("default"))) const struct ol_remote_protocols *
+offload_link_remote_protocols(void);
+
+__attribute__((visibility("default"))) const struct ol_remote_protocols *
+offload_link_remote_protocols(void)
+{
+	return &protocols;
+}
