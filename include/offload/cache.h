@@ -45,8 +45,8 @@ struct ol_link_context;
 struct ol_cache_stats {
 	uint64_t hits, misses, stores, dropped;  /* dropped: corrupt entries removed */
 	/* The remote tier: lookups after a local miss, stores after a link,
-	 * remotes given up on after a failure. */
-	uint64_t remote_hits, remote_misses, remote_stores, remote_errors;
+	 * remotes given up on after a failure, bytes of the entries fetched. */
+	uint64_t remote_hits, remote_misses, remote_stores, remote_errors, remote_fetched;
 };
 
 /* What a lookup found. */

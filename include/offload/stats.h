@@ -2,7 +2,7 @@
  * stats: --stats and --stats=json, a summary of the link on stderr when it
  * ends: wall and CPU time per stage (CPU includes the tools the stage ran),
  * files and bytes scanned, device images and groups, the device-link
- * cache's hits and misses, and the peak resident memory of the process and
+ * cache's hits and misses (local and remote), and the peak resident memory of the process and
  * of the largest tool it ran.  Costs a getrusage() per stage.
  */
 #ifndef OFFLOAD_STATS_H

@@ -112,6 +112,9 @@ static const char *parse_url(struct ol_remote *r, const char *text)
 	host = at ? at + 1 : auth;
 	if (at) {
 		const char *pw = memchr(auth, ':', (size_t)(at - auth));
+		/* Messages show the user, never the password. */
+		r->shown = ol_xasprintf("%s://%.*s%s********@%s", r->scheme,
+					pw ? (int)(pw - auth) : 0, auth, pw && pw > auth ? ":" : "", host);
 		r->user = pw ? percent_decode(auth, (size_t)(pw - auth)) : NULL;
 		r->password = percent_decode(pw ? pw + 1 : auth, (size_t)(at - (pw ? pw + 1 : auth)));
 		if ((pw && !r->user) || !r->password)
@@ -120,8 +123,6 @@ static const char *parse_url(struct ol_remote *r, const char *text)
 			free(r->user);
 			r->user = NULL;
 		}
-		r->shown = ol_xasprintf("%s://%s%s********@%s", r->scheme, r->user ? r->user : "",
-					r->user ? ":" : "", host);
 	} else {
 		r->shown = ol_xstrdup(r->url);
 	}
@@ -367,10 +368,12 @@ static char *find_protocol(struct ol_remote *r, const struct ol_remote_protocols
 {
 	struct strbuf known = STRBUF_INIT;
 
-	for (size_t i = 0; i < table->n && !r->protocol; i++) {
-		if (strcmp(table->v[i]->scheme, r->scheme) == 0)
-			r->protocol = table->v[i];
-		strbuf_addf(&known, "%s%s", i ? ", " : "", table->v[i]->scheme);
+	for (size_t i = 0; i < table->n; i++) {
+		for (const char *const *scheme = table->v[i]->schemes; *scheme; scheme++) {
+			if (!r->protocol && strcmp(*scheme, r->scheme) == 0)
+				r->protocol = table->v[i];
+			strbuf_addf(&known, "%s%s", known.len ? ", " : "", *scheme);
+		}
 	}
 	if (!r->protocol) {
 		char *why = ol_xasprintf("unknown scheme '%s'; known: %s", r->scheme, strbuf_str(&known));
@@ -457,6 +460,7 @@ int ol_remotes_get(struct ol_remotes *rs, const char *key, uint8_t **entry, size
 		}
 		*from = r->shown;
 		rs->stats->remote_hits++;
+		rs->stats->remote_fetched += *size;
 		return 1;
 	}
 	*entry = NULL;

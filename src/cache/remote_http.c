@@ -254,20 +254,12 @@ static int http_put(void *conn, const char *key, const uint8_t *data, size_t siz
 	return -1;
 }
 
+/* https is libcurl's TLS. */
+static const char *const http_schemes[] = { "http", "https", NULL };
 static const char *const http_attributes[] = { "layout", "bearer-token", NULL };
 
 const struct ol_remote_protocol ol_remote_http = {
-	.scheme = "http",
-	.attributes = http_attributes,
-	.open = http_open,
-	.get = http_get,
-	.put = http_put,
-	.close = http_close,
-};
-
-/* The same, over TLS (libcurl's). */
-const struct ol_remote_protocol ol_remote_https = {
-	.scheme = "https",
+	.schemes = http_schemes,
 	.attributes = http_attributes,
 	.open = http_open,
 	.get = http_get,

@@ -40,7 +40,7 @@ struct ol_remote_target {
 };
 
 struct ol_remote_protocol {
-	const char *scheme;
+	const char *const *schemes;     /* the URL schemes it serves; NULL-terminated */
 	/* The attributes it reads besides read-only and the timeouts;
 	 * NULL-terminated. */
 	const char *const *attributes;
@@ -63,7 +63,7 @@ typedef const struct ol_remote_protocols *(*ol_remote_entry_fn)(void);
 
 /* In the module: a malloc'd message for *why (NULL when out of memory). */
 char *ol_remote_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern const struct ol_remote_protocol ol_remote_redis, ol_remote_http, ol_remote_https;
+extern const struct ol_remote_protocol ol_remote_redis, ol_remote_http;
 
 /* The value of attribute `name` of t, or NULL. */
 static inline const char *ol_remote_attribute(const struct ol_remote_target *t, const char *name)

@@ -23,7 +23,6 @@ char *ol_remote_message(const char *fmt, ...)
 static const struct ol_remote_protocol *const table[] = {
 	&ol_remote_redis,
 	&ol_remote_http,
-	&ol_remote_https,
 };
 
 static const struct ol_remote_protocols protocols = {

@@ -155,10 +155,11 @@ static int redis_put(void *conn, const char *key, const uint8_t *data, size_t si
 	return 0;
 }
 
+static const char *const redis_schemes[] = { "redis", NULL };
 static const char *const no_attributes[] = { NULL };
 
 const struct ol_remote_protocol ol_remote_redis = {
-	.scheme = "redis",
+	.schemes = redis_schemes,
 	.attributes = no_attributes,
 	.open = redis_open,
 	.get = redis_get,

@@ -132,11 +132,16 @@ void ol_stats_report(void)
 		fprintf(stderr, "], \"wall_ms\": %.3f, \"cpu_ms\": %.3f, \"files\": %zu, "
 				"\"bytes_scanned\": %" PRIu64 ", \"images\": %zu, \"groups\": %zu, "
 				"\"cache\": {\"enabled\": %s, \"hits\": %" PRIu64 ", \"misses\": %" PRIu64
-				", \"stores\": %" PRIu64 ", \"dropped\": %" PRIu64 "}, "
+				", \"stores\": %" PRIu64 ", \"dropped\": %" PRIu64
+				", \"remote_hits\": %" PRIu64 ", \"remote_misses\": %" PRIu64
+				", \"remote_stores\": %" PRIu64 ", \"remote_errors\": %" PRIu64
+				", \"remote_bytes_fetched\": %" PRIu64 "}, "
 				"\"peak_rss_kib\": %ld, \"peak_rss_tools_kib\": %ld}\n",
 			wall, cpu, files, bytes, stats.images, stats.groups,
 			stats.have_cache ? "true" : "false", stats.cache.hits, stats.cache.misses,
-			stats.cache.stores, stats.cache.dropped, self.ru_maxrss, children.ru_maxrss);
+			stats.cache.stores, stats.cache.dropped, stats.cache.remote_hits,
+			stats.cache.remote_misses, stats.cache.remote_stores, stats.cache.remote_errors,
+			stats.cache.remote_fetched, self.ru_maxrss, children.ru_maxrss);
 		return;
 	}
 	fprintf(stderr, "offload-link: stats\n  %-28s %10s %10s\n", "stage", "wall ms", "cpu ms");
@@ -152,6 +157,12 @@ void ol_stats_report(void)
 			stats.cache.hits, stats.cache.misses, stats.cache.stores, stats.cache.dropped);
 	else
 		fprintf(stderr, "  device-link cache: off\n");
+	if (stats.cache.remote_hits || stats.cache.remote_misses || stats.cache.remote_stores ||
+	    stats.cache.remote_errors)
+		fprintf(stderr, "  remote storage: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64
+				" stored, %" PRIu64 " given up, %.1f MiB fetched\n",
+			stats.cache.remote_hits, stats.cache.remote_misses, stats.cache.remote_stores,
+			stats.cache.remote_errors, (double)stats.cache.remote_fetched / 1048576.0);
 	fprintf(stderr, "  peak RSS: %.1f MiB (largest tool: %.1f MiB)\n", (double)self.ru_maxrss / 1024.0,
 		(double)children.ru_maxrss / 1024.0);
 }
