@@ -172,7 +172,10 @@ int ol_ccob_parse_header(const uint8_t *data, size_t size, struct ol_ccob_header
 /* Decompresses a CCOB: checks the header, that the stream decodes to exactly
  * the declared size with nothing left over, and the hash.  Returns the
  * uncompressed bundle (malloc'd, free()), its size in *size_out, the header
- * in *header_out when not NULL; or NULL with *why and *bad_offset set. */
+ * in *header_out when not NULL; or NULL with *why and *bad_offset set: the
+ * bad header field, or for a corrupt stream where zlib stopped decoding (the
+ * start of a zstd stream: libzstd does not say where).  Nothing is allocated
+ * before the declared size is checked against what the stream can hold. */
 uint8_t *ol_ccob_decompress(const uint8_t *data, size_t size, size_t *size_out,
 			    struct ol_ccob_header *header_out, const char **why,
 			    uint64_t *bad_offset);

@@ -46,10 +46,20 @@ const char *ol_fatbin_compression(const struct ol_fatbin_image *image)
 	return NULL;
 }
 
-/* A (offset, length) string inside an entry header of header_size bytes. */
-static int inside_header(uint64_t offset, uint64_t length, uint32_t header_size)
+/* The (offset, length) string `what` of entry `index` (at container offset
+ * `at`), which must lie inside the entry's header: a view in *out, or -1
+ * naming the field at `field`. */
+static int header_string(const uint8_t *data, uint64_t at, const struct ol_fatbin_image *image,
+			 size_t index, const char *what, uint64_t field, uint64_t offset,
+			 size_t length, const char **out, const char **why, uint64_t *bad_offset)
 {
-	return offset <= header_size && length <= header_size - offset;
+	if (offset > image->header_size || length > image->header_size - offset)
+		return ol_format_fail(why, bad_offset, at + field,
+				      "fatbinary entry %zu %s (offset %" PRIu64 ", length %zu) is "
+				      "outside its %" PRIu32 "-byte header", index, what, offset,
+				      length, image->header_size);
+	*out = (const char *)data + at + offset;
+	return 0;
 }
 
 /* Checks the entry at `at` (container offset) whose header and payload must
@@ -58,7 +68,7 @@ static int parse_entry(const uint8_t *data, uint64_t at, uint64_t end, size_t in
 		       struct ol_fatbin_image *image, const char **why, uint64_t *bad_offset)
 {
 	const uint8_t *e = data + at;
-	uint64_t ident_offset, options_offset;
+	uint64_t options_record;
 
 	memset(image, 0, sizeof(*image));
 	if (end - at < OL_FATBIN_ENTRY_HEADER_SIZE)
@@ -91,33 +101,25 @@ static int parse_entry(const uint8_t *data, uint64_t at, uint64_t end, size_t in
 				      "fatbinary entry %zu compressed size %" PRIu32 " exceeds its "
 				      "payload of %" PRIu64 " bytes", index, image->compressed_size,
 				      image->payload_size);
-	ident_offset = ol_get32le(e + ENT_IDENT_OFFSET);
 	image->ident_size = ol_get32le(e + ENT_IDENT_SIZE);
-	if (ident_offset || image->ident_size) {
-		if (!inside_header(ident_offset, image->ident_size, image->header_size))
-			return ol_format_fail(why, bad_offset, at + ENT_IDENT_OFFSET,
-					      "fatbinary entry %zu identifier (offset %" PRIu64
-					      ", length %zu) is outside its %" PRIu32 "-byte header",
-					      index, ident_offset, image->ident_size, image->header_size);
-		image->ident = (const char *)e + ident_offset;
-	}
-	options_offset = ol_get32le(e + ENT_OPTIONS);
-	if (options_offset) {
-		uint64_t text_offset;
+	if ((ol_get32le(e + ENT_IDENT_OFFSET) || image->ident_size) &&
+	    header_string(data, at, image, index, "identifier", ENT_IDENT_OFFSET,
+			  ol_get32le(e + ENT_IDENT_OFFSET), image->ident_size, &image->ident, why,
+			  bad_offset) < 0)
+		return -1;
+	options_record = ol_get32le(e + ENT_OPTIONS);
+	if (options_record) {
+		const char *record = NULL;
 
-		if (!inside_header(options_offset, OPTIONS_RECORD_SIZE, image->header_size))
-			return ol_format_fail(why, bad_offset, at + ENT_OPTIONS,
-					      "fatbinary entry %zu options record at %" PRIu64
-					      " is outside its %" PRIu32 "-byte header", index,
-					      options_offset, image->header_size);
-		text_offset = ol_get32le(e + options_offset);
-		image->options_size = ol_get32le(e + options_offset + 4);
-		if (!inside_header(text_offset, image->options_size, image->header_size))
-			return ol_format_fail(why, bad_offset, at + options_offset,
-					      "fatbinary entry %zu options (offset %" PRIu64
-					      ", length %zu) are outside its %" PRIu32 "-byte header",
-					      index, text_offset, image->options_size, image->header_size);
-		image->options = (const char *)e + text_offset;
+		/* The record is (u32 offset, u32 length) of the text, in the header too. */
+		if (header_string(data, at, image, index, "options record", ENT_OPTIONS,
+				  options_record, OPTIONS_RECORD_SIZE, &record, why, bad_offset) < 0)
+			return -1;
+		image->options_size = ol_get32le((const uint8_t *)record + 4);
+		if (header_string(data, at, image, index, "options", options_record,
+				  ol_get32le((const uint8_t *)record), image->options_size,
+				  &image->options, why, bad_offset) < 0)
+			return -1;
 	}
 	image->offset = at;
 	image->payload_offset = at + image->header_size;

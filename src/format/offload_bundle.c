@@ -86,22 +86,16 @@ static int span_is(struct span s, const char *text)
 	return s.len == strlen(text) && !memcmp(s.p, text, s.len);
 }
 
-static int arch_known(int release, struct span arch)
+/* Whether an arch table bit `known_in` lists `arch`.  19's table starts with
+ * {UNUSED, ""}, so there the empty name counts as known; 22 checks for it. */
+static int arch_in_table(unsigned known_in, struct span arch)
 {
-	unsigned bit = release == 19 ? KNOWN_IN_19 : release == 22 ? KNOWN_IN_22 : 0;
-
-	/* 19's table starts with {UNUSED, ""}: the empty name is "known" there. */
 	if (arch.len == 0)
-		return release == 19;
+		return known_in == KNOWN_IN_19;
 	for (size_t i = 0; i < sizeof(offload_archs) / sizeof(offload_archs[0]); i++)
-		if ((offload_archs[i].known_in & bit) && span_is(arch, offload_archs[i].name))
+		if ((offload_archs[i].known_in & known_in) && span_is(arch, offload_archs[i].name))
 			return 1;
 	return 0;
-}
-
-int ol_bundle_arch_known(int release, const char *arch)
-{
-	return arch_known(release, span_of(arch));
 }
 
 const char *ol_bundle_arch_name(size_t index)
@@ -153,15 +147,16 @@ static void add_triple_19(struct strbuf *sb, struct span triple)
 /* 19: "<kind>-<triple>-<target id>", where the target id is kept only when
  * what follows the last '-' (before any ':') is a known arch, and is then
  * taken from the first occurrence of that arch in the whole string. */
-static char *entry_id_19(const char *target)
+static char *entry_id_19(const char *target, const char **why)
 {
 	struct span whole = span_of(target), features, before_features, arch, kind_triple;
 	struct span kind, triple, target_id = { "", 0 };
 	struct strbuf sb = STRBUF_INIT;
 
+	(void)why;   /* 19 takes any string */
 	before_features = split_first(whole, ':', &features);
 	kind_triple = split_last(before_features, '-', &arch);
-	if (arch_known(19, arch)) {
+	if (arch_in_table(KNOWN_IN_19, arch)) {
 		/* Target.substr(Target.find(arch)) */
 		for (size_t i = 0; i + arch.len <= whole.len; i++)
 			if (!memcmp(target + i, arch.p, arch.len)) {
@@ -198,13 +193,8 @@ static char *entry_id_22(const char *target, const char **why)
 	struct strbuf sb = STRBUF_INIT;
 	size_t n = 0;
 
-	while (n < 5) {
-		const char *dash = memchr(rest.p, '-', rest.len);
-
-		if (!dash)
-			break;
+	while (n < 5 && memchr(rest.p, '-', rest.len))
 		parts[n++] = split_first(rest, '-', &rest);
-	}
 	parts[n++] = rest;
 	if (n < 5) {
 		ol_format_fail(why, NULL, 0,
@@ -223,39 +213,68 @@ static char *entry_id_22(const char *target, const char **why)
 		add_component(&sb, parts[4]);
 	strbuf_addch(&sb, '-');
 	arch = n == 6 ? split_first(parts[5], ':', &features) : (struct span){ "", 0 };
-	if (arch.len && arch_known(22, arch))
+	if (arch_in_table(KNOWN_IN_22, arch))
 		strbuf_add(&sb, parts[5].p, parts[5].len);
 	return strbuf_detach(&sb);
 }
 
+static char *entry_id_16(const char *target, const char **why)
+{
+	(void)why;
+	return ol_xstrdup(target);   /* written as given */
+}
+
+/* What differs between the bundlers of the releases, and the wrapper's
+ * command for them (spec 4.5). */
+static const struct bundler_release {
+	int release;
+	const char *host_target;   /* hard-coded in the wrapper, whatever the host */
+	const char *device_kind;
+	char *(*entry_id)(const char *target, const char **why);
+	unsigned known_archs;      /* arch table bit; 0: ids are not rewritten */
+	unsigned ccob_version;     /* what -compress writes; 0: no compression */
+} bundler_releases[] = {
+	{ 16, "host-x86_64-unknown-linux", "hipv4", entry_id_16, 0, 0 },
+	{ 19, "host-x86_64-unknown-linux", "hip", entry_id_19, KNOWN_IN_19, 2 },
+	{ 22, "host-x86_64-unknown-linux-gnu", "hip", entry_id_22, KNOWN_IN_22, 3 },
+};
+
+static const struct bundler_release *bundler_release(int release, const char **why)
+{
+	for (size_t i = 0; i < sizeof(bundler_releases) / sizeof(bundler_releases[0]); i++)
+		if (bundler_releases[i].release == release)
+			return &bundler_releases[i];
+	if (why)
+		ol_format_fail(why, NULL, 0, "unsupported release %d (16, 19 and 22 are)", release);
+	return NULL;
+}
+
 char *ol_bundle_entry_id(int release, const char *target, const char **why)
 {
-	switch (release) {
-	case 16: return ol_xstrdup(target);   /* written as given */
-	case 19: return entry_id_19(target);
-	case 22: return entry_id_22(target, why);
-	default:
-		ol_format_fail(why, NULL, 0, "unsupported release %d (16, 19 and 22 are)", release);
-		return NULL;
-	}
+	const struct bundler_release *r = bundler_release(release, why);
+
+	return r ? r->entry_id(target, why) : NULL;
+}
+
+int ol_bundle_arch_known(int release, const char *arch)
+{
+	const struct bundler_release *r = bundler_release(release, NULL);
+
+	return r && r->known_archs && arch_in_table(r->known_archs, span_of(arch));
 }
 
 const char *ol_hip_bundle_host_target(int release)
 {
-	switch (release) {
-	case 16: case 19: return "host-x86_64-unknown-linux";
-	case 22: return "host-x86_64-unknown-linux-gnu";
-	default: return NULL;
-	}
+	const struct bundler_release *r = bundler_release(release, NULL);
+
+	return r ? r->host_target : NULL;
 }
 
 const char *ol_hip_bundle_kind(int release)
 {
-	switch (release) {
-	case 16: return "hipv4";
-	case 19: case 22: return "hip";
-	default: return NULL;
-	}
+	const struct bundler_release *r = bundler_release(release, NULL);
+
+	return r ? r->device_kind : NULL;
 }
 
 /* ---- writer ------------------------------------------------------------ */
@@ -305,11 +324,11 @@ uint8_t *ol_bundle_write(const struct ol_bundle_part *parts, size_t nparts, uint
 
 /* ---- compression methods ------------------------------------------------ */
 
-/* One stream format: how upstream compresses with it, and how we check a
- * stream decodes to exactly `expected` bytes.  decompress returns the bytes
- * produced (up to capacity = expected + 1, so "more than declared" shows) or
- * -1 with *why set and *at the offset of the problem inside the stream
- * (SIZE_MAX: the size, not the stream, is wrong). */
+/* One stream format: how upstream compresses with it, and how we decode it.
+ * decompress fills out[0 .. capacity) and stores the bytes produced (callers
+ * give one byte more than declared, so a longer stream shows), returning 0;
+ * or -1 with *why set and *at the offset in the stream where decoding
+ * stopped (zstd does not say: its stream start). */
 struct ccob_method {
 	const char *name;
 	int default_level;
@@ -478,9 +497,12 @@ static uint64_t get_le(const uint8_t *p, unsigned bytes)
 
 int ol_ccob_default_options(int release, struct ol_ccob_options *out)
 {
-	if (release != 19 && release != 22)
+	const struct bundler_release *r = bundler_release(release, NULL);
+
+	if (!r || !r->ccob_version)
 		return -1;
-	out->version = release == 19 ? 2 : 3;
+	/* zstd: LLVM 19 and 22 are built with it, and then prefer it. */
+	out->version = r->ccob_version;
 	out->method = OL_CCOB_ZSTD;
 	out->level = OL_CCOB_LEVEL_DEFAULT;
 	return 0;
@@ -838,29 +860,27 @@ uint8_t *ol_hip_bundle_write(int release, const struct ol_hip_image *images, siz
 			     const struct ol_ccob_options *compress, size_t *size_out,
 			     const char **why)
 {
-	const char *host = ol_hip_bundle_host_target(release);
+	const struct bundler_release *r = bundler_release(release, why);
 	struct ol_bundle_part *parts;
 	uint8_t *bundle = NULL, *compressed;
 	size_t size, nparts = 0;
 
-	if (!host) {
-		ol_format_fail(why, NULL, 0, "unsupported release %d (16, 19 and 22 are)", release);
+	if (!r)
 		return NULL;
-	}
-	if (compress && release == 16) {
-		ol_format_fail(why, NULL, 0, "clang-offload-bundler 16 cannot compress");
+	if (compress && !r->ccob_version) {
+		ol_format_fail(why, NULL, 0, "clang-offload-bundler %d cannot compress", release);
 		return NULL;
 	}
 	parts = ol_xcalloc(nimages + 1, sizeof(*parts));
 	/* The host input is /dev/null: an empty payload. */
-	parts[nparts++].id = ol_bundle_entry_id(release, host, why);
+	parts[nparts++].id = r->entry_id(r->host_target, why);
 	for (size_t i = 0; i < nimages; i++) {
 		struct strbuf target = STRBUF_INIT;
 		char *id;
 
-		strbuf_addf(&target, "%s-%s--%s", ol_hip_bundle_kind(release), images[i].triple,
+		strbuf_addf(&target, "%s-%s--%s", r->device_kind, images[i].triple,
 			    images[i].target_id);
-		id = ol_bundle_entry_id(release, target.buf, why);
+		id = r->entry_id(target.buf, why);
 		strbuf_release(&target);
 		if (!id)
 			goto out;
