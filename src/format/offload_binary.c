@@ -2,8 +2,8 @@
  * offload_binary: read and write the OffloadBinary container, version 1
  * (upstream-spec section 2).  See offload/offload_binary.h.
  *
- * Reading never assumes alignment: every field is fetched with memcpy and
- * assembled little-endian, so a binary may sit at any address inside an
+ * Reading never assumes alignment: every field is assembled little-endian
+ * byte by byte (format_internal.h), so a binary may sit at any address inside an
  * mmapped file or archive member.  Every offset and size read from the
  * binary is checked against the binary's own Size (not only against the
  * buffer, as upstream does), so a binary is self-contained and a
@@ -12,10 +12,9 @@
 #include "offload/offload_binary.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "format_internal.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,39 +27,6 @@ enum {
 	ENT_IMAGE_OFFSET = 0x18, ENT_IMAGE_SIZE = 0x20,
 	STRING_ENTRY_SIZE = 16,
 };
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static uint64_t align8(uint64_t v)
 {
@@ -126,26 +92,6 @@ const char *ol_image_kind_name(enum ol_image_kind kind)
 
 /* ---- reader ------------------------------------------------------------ */
 
-/* Messages that carry numbers are formatted here; the pointer handed out in
- * *why stays valid until the next parse on the same thread. */
-static _Thread_local char parse_message[128];
-
-static int parse_fail(const char **why, uint64_t *bad_offset, uint64_t offset,
-		      const char *fmt, ...) OL_PRINTF(4, 5);
-
-static int parse_fail(const char **why, uint64_t *bad_offset, uint64_t offset,
-		      const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(parse_message, sizeof(parse_message), fmt, ap);
-	va_end(ap);
-	*why = parse_message;
-	*bad_offset = offset;
-	return -1;
-}
-
 /* A string at `offset` must start and end (NUL) inside the binary. */
 static const char *string_at(const uint8_t *data, uint64_t size, uint64_t offset)
 {
@@ -165,61 +111,61 @@ int ol_offload_binary_parse(const uint8_t *data, size_t avail, struct ol_arena *
 
 	memset(out, 0, sizeof(*out));
 	if (avail < 4 || memcmp(data, OL_OFFLOAD_MAGIC_BYTES, 4))
-		return parse_fail(why, bad_offset, 0, "not an offload binary (bad magic)");
+		return ol_format_fail(why, bad_offset, 0, "not an offload binary (bad magic)");
 	if (avail < HDR_VERSION + 4)
-		return parse_fail(why, bad_offset, 0, "truncated offload binary header");
-	out->version = get32(data + HDR_VERSION);
+		return ol_format_fail(why, bad_offset, 0, "truncated offload binary header");
+	out->version = ol_get32le(data + HDR_VERSION);
 	if (out->version != 1)
 		/* Versions 2 and 3 come from LLVM newer than 22 (spec 2.4). */
-		return parse_fail(why, bad_offset, HDR_VERSION,
-				  "unsupported offload binary version %" PRIu32
-				  " (only version 1, written by LLVM 16 to 22, is supported)",
-				  out->version);
+		return ol_format_fail(why, bad_offset, HDR_VERSION,
+				      "unsupported offload binary version %" PRIu32
+				      " (only version 1, written by LLVM 16 to 22, is supported)",
+				      out->version);
 	if (avail < OL_OFFLOAD_HEADER_SIZE)
-		return parse_fail(why, bad_offset, 0,
-				  "truncated offload binary header (%zu of %d bytes)",
-				  avail, OL_OFFLOAD_HEADER_SIZE);
+		return ol_format_fail(why, bad_offset, 0,
+				      "truncated offload binary header (%zu of %d bytes)",
+				      avail, OL_OFFLOAD_HEADER_SIZE);
 
-	size = get64(data + HDR_SIZE);
+	size = ol_get64le(data + HDR_SIZE);
 	if (size < OL_OFFLOAD_HEADER_SIZE + OL_OFFLOAD_ENTRY_SIZE)
-		return parse_fail(why, bad_offset, HDR_SIZE,
-				  "invalid offload binary size %" PRIu64, size);
+		return ol_format_fail(why, bad_offset, HDR_SIZE,
+				      "invalid offload binary size %" PRIu64, size);
 	if (size > avail)
-		return parse_fail(why, bad_offset, HDR_SIZE,
-				  "offload binary size %" PRIu64 " exceeds the %zu bytes available",
-				  size, avail);
+		return ol_format_fail(why, bad_offset, HDR_SIZE,
+				      "offload binary size %" PRIu64 " exceeds the %zu bytes available",
+				      size, avail);
 
-	entry_offset = get64(data + HDR_ENTRY_OFFSET);
-	entry_size = get64(data + HDR_ENTRY_SIZE);
+	entry_offset = ol_get64le(data + HDR_ENTRY_OFFSET);
+	entry_size = ol_get64le(data + HDR_ENTRY_SIZE);
 	if (entry_offset > size - OL_OFFLOAD_ENTRY_SIZE)
-		return parse_fail(why, bad_offset, HDR_ENTRY_OFFSET,
-				  "entry offset 0x%" PRIx64 " is out of bounds", entry_offset);
+		return ol_format_fail(why, bad_offset, HDR_ENTRY_OFFSET,
+				      "entry offset 0x%" PRIx64 " is out of bounds", entry_offset);
 	if (entry_size > size - OL_OFFLOAD_HEADER_SIZE)
-		return parse_fail(why, bad_offset, HDR_ENTRY_SIZE,
-				  "entry size %" PRIu64 " is out of bounds", entry_size);
+		return ol_format_fail(why, bad_offset, HDR_ENTRY_SIZE,
+				      "entry size %" PRIu64 " is out of bounds", entry_size);
 
 	entry = data + entry_offset;
 	out->data = data;
 	out->size = size;
-	out->image_kind = get16(entry + ENT_IMAGE_KIND);
-	out->offload_kind_raw = get16(entry + ENT_OFFLOAD_KIND);
+	out->image_kind = ol_get16le(entry + ENT_IMAGE_KIND);
+	out->offload_kind_raw = ol_get16le(entry + ENT_OFFLOAD_KIND);
 	out->offload_kind = ol_offload_kind_decode(out->offload_kind_raw);
-	out->flags = get32(entry + ENT_FLAGS);
-	string_offset = get64(entry + ENT_STRING_OFFSET);
-	nstrings = get64(entry + ENT_NUM_STRINGS);
-	image_offset = get64(entry + ENT_IMAGE_OFFSET);
-	image_size = get64(entry + ENT_IMAGE_SIZE);
+	out->flags = ol_get32le(entry + ENT_FLAGS);
+	string_offset = ol_get64le(entry + ENT_STRING_OFFSET);
+	nstrings = ol_get64le(entry + ENT_NUM_STRINGS);
+	image_offset = ol_get64le(entry + ENT_IMAGE_OFFSET);
+	image_size = ol_get64le(entry + ENT_IMAGE_SIZE);
 
 	if (image_offset > size || image_size > size - image_offset)
-		return parse_fail(why, bad_offset, entry_offset + ENT_IMAGE_OFFSET,
-				  "image (offset 0x%" PRIx64 ", size %" PRIu64
-				  ") is outside the binary of %" PRIu64 " bytes",
-				  image_offset, image_size, size);
+		return ol_format_fail(why, bad_offset, entry_offset + ENT_IMAGE_OFFSET,
+				      "image (offset 0x%" PRIx64 ", size %" PRIu64
+				      ") is outside the binary of %" PRIu64 " bytes",
+				      image_offset, image_size, size);
 	if (string_offset > size || nstrings > (size - string_offset) / STRING_ENTRY_SIZE)
-		return parse_fail(why, bad_offset, entry_offset + ENT_STRING_OFFSET,
-				  "string entries (offset 0x%" PRIx64 ", count %" PRIu64
-				  ") are outside the binary of %" PRIu64 " bytes",
-				  string_offset, nstrings, size);
+		return ol_format_fail(why, bad_offset, entry_offset + ENT_STRING_OFFSET,
+				      "string entries (offset 0x%" PRIx64 ", count %" PRIu64
+				      ") are outside the binary of %" PRIu64 " bytes",
+				      string_offset, nstrings, size);
 
 	out->image = data + image_offset;
 	out->image_size = image_size;
@@ -228,19 +174,19 @@ int ol_offload_binary_parse(const uint8_t *data, size_t avail, struct ol_arena *
 				: NULL;
 	for (uint64_t i = 0; i < nstrings; i++) {
 		uint64_t at = string_offset + i * STRING_ENTRY_SIZE;
-		uint64_t key_offset = get64(data + at);
-		uint64_t value_offset = get64(data + at + 8);
+		uint64_t key_offset = ol_get64le(data + at);
+		uint64_t value_offset = ol_get64le(data + at + 8);
 		const char *key = string_at(data, size, key_offset);
 		const char *value = string_at(data, size, value_offset);
 
 		if (!key)
-			return parse_fail(why, bad_offset, at,
-					  "string key at 0x%" PRIx64 " is not NUL-terminated inside the binary",
-					  key_offset);
+			return ol_format_fail(why, bad_offset, at,
+					      "string key at 0x%" PRIx64 " is not NUL-terminated inside the binary",
+					      key_offset);
 		if (!value)
-			return parse_fail(why, bad_offset, at + 8,
-					  "string value at 0x%" PRIx64
-					  " is not NUL-terminated inside the binary", value_offset);
+			return ol_format_fail(why, bad_offset, at + 8,
+					      "string value at 0x%" PRIx64
+					      " is not NUL-terminated inside the binary", value_offset);
 		out->strings[i].key = key;
 		out->strings[i].value = value;
 	}
@@ -423,25 +369,25 @@ uint8_t *ol_offload_binary_write(const struct ol_offload_binary_desc *desc, size
 
 	out = ol_xcalloc(1, (size_t)total);
 	memcpy(out + HDR_MAGIC, OL_OFFLOAD_MAGIC_BYTES, 4);
-	put32(out + HDR_VERSION, 1);
-	put64(out + HDR_SIZE, total);
-	put64(out + HDR_ENTRY_OFFSET, OL_OFFLOAD_HEADER_SIZE);
-	put64(out + HDR_ENTRY_SIZE, OL_OFFLOAD_ENTRY_SIZE);
+	ol_put32le(out + HDR_VERSION, 1);
+	ol_put64le(out + HDR_SIZE, total);
+	ol_put64le(out + HDR_ENTRY_OFFSET, OL_OFFLOAD_HEADER_SIZE);
+	ol_put64le(out + HDR_ENTRY_SIZE, OL_OFFLOAD_ENTRY_SIZE);
 
 	entry = out + OL_OFFLOAD_HEADER_SIZE;
-	put16(entry + ENT_IMAGE_KIND, desc->image_kind);
-	put16(entry + ENT_OFFLOAD_KIND, desc->offload_kind_raw);
-	put32(entry + ENT_FLAGS, desc->flags);
-	put64(entry + ENT_STRING_OFFSET, strings_offset);
-	put64(entry + ENT_NUM_STRINGS, nstr);
-	put64(entry + ENT_IMAGE_OFFSET, image_offset);
-	put64(entry + ENT_IMAGE_SIZE, desc->image_size);
+	ol_put16le(entry + ENT_IMAGE_KIND, desc->image_kind);
+	ol_put16le(entry + ENT_OFFLOAD_KIND, desc->offload_kind_raw);
+	ol_put32le(entry + ENT_FLAGS, desc->flags);
+	ol_put64le(entry + ENT_STRING_OFFSET, strings_offset);
+	ol_put64le(entry + ENT_NUM_STRINGS, nstr);
+	ol_put64le(entry + ENT_IMAGE_OFFSET, image_offset);
+	ol_put64le(entry + ENT_IMAGE_SIZE, desc->image_size);
 
 	for (size_t i = 0; i < nstr; i++) {
 		uint8_t *se = out + strings_offset + i * STRING_ENTRY_SIZE;
 
-		put64(se, strtab_offset + entries[2 * i].offset);
-		put64(se + 8, strtab_offset + entries[2 * i + 1].offset);
+		ol_put64le(se, strtab_offset + entries[2 * i].offset);
+		ol_put64le(se + 8, strtab_offset + entries[2 * i + 1].offset);
 	}
 	for (size_t i = 0; i < 2 * nstr; i++)
 		memcpy(out + strtab_offset + entries[i].offset, entries[i].s, entries[i].len);
