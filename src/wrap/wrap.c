@@ -92,7 +92,7 @@ static int wrap_openmp(const struct ol_groups *groups, const struct ol_link_cont
 	req.images = (const uint8_t *const *)binaries;
 	req.sizes = sizes;
 	req.nimages = n;
-	req.relocatable = ctx->cl->relocatable && ctx->flavor != OL_FLAVOR_16;
+	req.relocatable = ctx->cl->relocatable;
 	req.want_ir = ctx->cl->print_wrapped_module;
 	req.save_bc_path = bc_path;
 

@@ -14,6 +14,7 @@
 #include "offload/host_link.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
+#include "offload/relocatable.h"
 #include "offload/resolve.h"
 #include "offload/spawn.h"
 #include "offload/tempfile.h"
@@ -87,6 +88,26 @@ static int finish(struct ol_cmdline *cl, int status)
 	return status;
 }
 
+/* The host link with the registration objects; a relocatable output is
+ * then finished so that nothing in it is registered twice (relocatable.h).
+ * The host line is rendered with the table of the release we behave as. */
+static int link_host_wrapped(struct ol_cmdline *cl, const struct ol_wrapped *wrapped,
+			     enum ol_flavor flavor)
+{
+	int status;
+
+	cl->flavor = flavor;
+	ol_timer_begin("Execute host linker");
+	status = ol_host_link(cl, wrapped->objects);
+	ol_timer_end();
+	if (status == 0 && cl->relocatable) {
+		ol_timer_begin("Finish relocatable output");
+		status = ol_relocatable_finish(cl, flavor);
+		ol_timer_end();
+	}
+	return status;
+}
+
 static int link_override_images(struct ol_cmdline *cl)
 {
 	struct ol_inputs no_inputs;
@@ -105,8 +126,7 @@ static int link_override_images(struct ol_cmdline *cl)
 	if (ol_wrap_all(&groups, &ctx, &wrapped) < 0)
 		ol_checkpoint();
 	ol_groups_release(&groups);
-	cl->flavor = ctx.flavor;
-	return ol_host_link(cl, wrapped.objects);
+	return link_host_wrapped(cl, &wrapped, ctx.flavor);
 }
 
 int main(int argc, char **argv)
@@ -121,7 +141,7 @@ int main(int argc, char **argv)
 
 	ol_diag_init(argv[0]);
 	atexit(release_all);
-	if (ol_cmdline_parse(argc, argv, &cl) < 0)
+	if (ol_cmdline_parse(argc, argv, &cl) < 0 || ol_relocatable_check(&cl) < 0)
 		ol_checkpoint();
 	ol_temp_init(cl.save_temps);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
@@ -147,7 +167,10 @@ int main(int argc, char **argv)
 	}
 	end_stage(status);
 
-	/* Nothing to offload: the host link alone, with nothing loaded or written. */
+	/* Nothing to offload: the host link alone, with nothing loaded or
+	 * written.  A relocatable output then has nothing of ours to take out:
+	 * entries without images (-fopenmp-targets objects whose device code
+	 * comes later) keep their names for the link that registers them. */
 	if (in.nimages == 0) {
 		ol_timer_begin("Execute host linker");
 		status = ol_host_link(&cl, NULL);
@@ -173,11 +196,5 @@ int main(int argc, char **argv)
 	ol_timer_begin("Wrap bundled images");
 	end_stage(ol_wrap_all(&groups, &ctx, &wrapped));
 	ol_groups_release(&groups);
-
-	/* The host line is rendered with the table of the release we behave as. */
-	cl.flavor = ctx.flavor;
-	ol_timer_begin("Execute host linker");
-	status = ol_host_link(&cl, wrapped.objects);
-	ol_timer_end();
-	return finish(&cl, status);
+	return finish(&cl, link_host_wrapped(&cl, &wrapped, ctx.flavor));
 }
