@@ -48,6 +48,9 @@ say() { printf '\n== %s\n' "$*"; }
 #   lld-16/19/22                    -fuse-ld=lld for host LTO links in the tests
 #   libomp5-19, libomp-19-dev       the OpenMP offloading runtime the programs run with
 #                                   (clang 16's runtime conflicts with it: see below)
+#   gcc                             a host toolchain without offloading, linking a library
+#                                   made by a relocatable link (relocatable-archive, and
+#                                   lit/relocatable-link-22.test)
 #   libelf-dev, zlib1g-dev, libzstd-dev, pkg-config, cmake, ninja-build, python3, time
 packages=(
 	clang-16 clang-tools-16
@@ -55,7 +58,7 @@ packages=(
 	clang-22 clang-tools-22 lld-22 llvm-22 llvm-22-dev llvm-22-tools
 	lld-16
 	libelf-dev zlib1g-dev libzstd-dev pkg-config cmake ninja-build python3 time
-	binutils file
+	binutils file gcc
 )
 
 as_root() {
