@@ -54,6 +54,7 @@ say() { printf '\n== %s\n' "$*"; }
 requirements=(
 	# the build
 	"cc                                              gcc"
+	"gcc                                             gcc"
 	"c++                                             g++"
 	"/usr/include/stdio.h                            libc6-dev"
 	"make                                            make"

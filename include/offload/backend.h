@@ -88,6 +88,13 @@ struct ol_wrap_sycl_image {
 	size_t image_size;
 };
 
+/* Where the OpenMP images of a relocatable link (-r) live: a name LLVM's
+ * codegen types SHT_PROGBITS (not ".llvm.offloading*", which it types
+ * SHT_LLVM_OFFLOADING), so that no later wrapper, ours or upstream's,
+ * extracts these already registered images again (docs/design.md,
+ * "Relocatable links"). */
+#define OL_RELOCATABLE_IMAGES_SECTION ".omp_offloading.images"
+
 struct ol_wrap_request {
 	enum ol_wrap_kind kind;
 	int flavor;                     /* 16, 19 or 22: layout of the module (spec 5) */
@@ -95,7 +102,7 @@ struct ol_wrap_request {
 	const uint8_t *const *images;   /* OpenMP: one OffloadBinary each; CUDA/HIP: one fatbin */
 	const size_t *sizes;
 	size_t nimages;
-	int relocatable;                /* images go to .llvm.offloading.relocatable */
+	int relocatable;                /* OpenMP images go to OL_RELOCATABLE_IMAGES_SECTION */
 	int want_ir;                    /* fill *ir_text with the printed module */
 	const char *save_bc_path;       /* write the module's bitcode here if set */
 	/* OL_WRAP_SYCL: the images to register (images/sizes above are the

@@ -84,7 +84,7 @@ struct ol_cmdline {
 	const char *output;          /* last -o, default "a.out" */
 	const char *cuda_path;
 	int dry_run, verbose, save_temps, print_wrapped_module;
-	int relocatable;             /* -r / --relocatable (19, 22) */
+	int relocatable;             /* -r / --relocatable (19, 22), or -r for the host linker (16) */
 	int embed_bitcode, device_debug, clang_backend, compress, emit_fatbin_only;
 	int whole_program;
 	int opt_level;               /* 0..3, default 2 (--opt-level=O<n>) */

@@ -8,7 +8,9 @@
  * and archive members are read with libelf (elf_memory over the mapped view);
  * archives may be GNU, BSD or thin.  For each object it records:
  *   - the device images of every SHT_LLVM_OFFLOADING (0x6FFF4C0B) section, or
- *     of a section named ".llvm.offloading" (views, not copies);
+ *     of a section named ".llvm.offloading" (views, not copies), except
+ *     ".llvm.offloading.relocatable": upstream's relocatable links leave
+ *     their linked and registered images there (-v says when one is skipped);
  *   - the clang major version from .comment ("clang version 19.1.7"), if any;
  *   - which entries section the host code uses (omp_offloading_entries /
  *     llvm_offload_entries), which tells the wrapper ABI the inputs expect.

@@ -10,7 +10,8 @@
  *
  * ol_write_file_atomic(): a final output is written to a temp file next to it
  * and renamed into place only on success, so a failed link never leaves a
- * half-written output.
+ * half-written output.  ol_temp_create_beside() and ol_temp_commit() are the
+ * same two steps for outputs another program writes.
  *
  * Thread safe (a mutex guards the registry; the signal handler only reads).
  */
@@ -36,5 +37,12 @@ void ol_temp_cleanup(void);
 
 /* Write data to `path` atomically (temp + rename). Returns 0 or -1 (reported). */
 int ol_write_file_atomic(const char *path, const void *data, size_t size);
+/* A registered temp file "<path>.tmp-XXXXXX" in `path`'s directory, so that
+ * it can be renamed over `path`; fd as ol_temp_create.  Returns an arena
+ * path, or NULL after reporting an error. */
+const char *ol_temp_create_beside(const char *path, int *fd_out);
+/* Rename the temp file over `path` and stop tracking it.  Returns 0, or -1
+ * after reporting an error (the temp file is then removed at exit). */
+int ol_temp_commit(const char *tmp, const char *path);
 
 #endif

@@ -14,6 +14,7 @@
 #include <llvm-c/BitReader.h>
 
 #include "backend_impl.h"
+#include "offload/entries_sections.h"
 
 struct symbol_list {
 	struct ol_bc_symbol *items;
@@ -291,14 +292,10 @@ static int entries_abi_of(LLVMModuleRef mod)
 	for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g; g = LLVMGetNextGlobal(g)) {
 		const char *section = LLVMGetSection(g);
 
-		if (!section)
-			continue;
-		if (strcmp(section, "llvm_offload_entries") == 0)
-			return 22;
-		if (strcmp(section, "omp_offloading_entries") == 0 ||
-		    strcmp(section, "cuda_offloading_entries") == 0 ||
-		    strcmp(section, "hip_offloading_entries") == 0)
-			return 16;
+		int layout = section ? ol_entries_layout_of(section) : 0;
+
+		if (layout)
+			return layout;
 	}
 	return 0;
 }

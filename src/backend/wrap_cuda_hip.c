@@ -18,7 +18,7 @@
 #include "backend_impl.h"
 
 /* Relocatable links (-r) change nothing here: only OpenMP images move to
- * .llvm.offloading.relocatable. */
+ * OL_RELOCATABLE_IMAGES_SECTION (backend.h). */
 
 enum { CUDA_FAT_MAGIC = 0x466243b1, HIP_FAT_MAGIC = 0x48495046 };
 

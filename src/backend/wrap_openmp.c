@@ -9,12 +9,14 @@
  *   16 (clang/tools/clang-linker-wrapper/OffloadWrapper.cpp): the image
  *   pointers bracket the whole OffloadBinary, constructor and destructor both
  *   have priority 1, and -r does not exist (it went to ld, images stayed in
- *   .llvm.offloading).
+ *   .llvm.offloading).  Ours treats -r alike for every flavor: the images of
+ *   a relocatable link go to OL_RELOCATABLE_IMAGES_SECTION (backend.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_impl.h"
+#include "offload/entries_sections.h"
 
 /* OffloadBinary header (spec 2.2): magic, version, size, entry offset,
  * entry size; entry: image kind, offload kind, flags, string offset,
@@ -85,10 +87,14 @@ static LLVMValueRef add_image(LLVMModuleRef mod, const struct ol_wrap_request *r
 	LLVMSetLinkage(image, LLVMInternalLinkage);
 	LLVMSetInitializer(image, data);
 	LLVMSetUnnamedAddress(image, LLVMGlobalUnnamedAddr);
-	/* LLVM codegen gives this section SHT_LLVM_OFFLOADING (flags A), so
-	 * the images stay readable in the final executable. */
-	LLVMSetSection(image, req->relocatable && req->flavor != 16
-				      ? ".llvm.offloading.relocatable" : ".llvm.offloading");
+	/* LLVM codegen gives ".llvm.offloading" SHT_LLVM_OFFLOADING (flags A),
+	 * so the images stay readable in the final executable.  The images of
+	 * a relocatable link go elsewhere: LLVM types every ".llvm.offloading.*"
+	 * section SHT_LLVM_OFFLOADING too, and a later link would extract
+	 * these already registered images and link them again (upstream's
+	 * .llvm.offloading.relocatable, spec 6.1 item 5).  The name below gets
+	 * plain SHT_PROGBITS, which no wrapper reads. */
+	LLVMSetSection(image, req->relocatable ? OL_RELOCATABLE_IMAGES_SECTION : ".llvm.offloading");
 	LLVMSetAlignment(image, 8);
 
 	if (req->flavor == 16) {
@@ -222,12 +228,11 @@ static void add_registration(LLVMModuleRef mod, int flavor, LLVMValueRef desc)
 
 int ol_be_wrap_openmp(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err)
 {
+	const struct ol_entries_section *section = ol_entries_section_of(req->flavor, OL_OFK_OPENMP);
 	struct ol_be_entry_array entries;
 	LLVMValueRef desc;
 
-	ol_be_entry_array(mod, req->flavor,
-			  req->flavor >= 22 ? "llvm_offload_entries" : "omp_offloading_entries",
-			  "__dummy.omp_offloading.entry", &entries);
+	ol_be_entry_array(mod, req->flavor, section->name, section->dummy16, &entries);
 	desc = add_descriptor(mod, req, &entries, err);
 	if (!desc)
 		return -1;

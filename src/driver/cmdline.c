@@ -885,6 +885,7 @@ static const char *const ld_no_as_needed[] = { "no-as-needed", NULL };
 static const char *const ld_whole_archive[] = { "whole-archive", NULL };
 static const char *const ld_no_whole_archive[] = { "no-whole-archive", NULL };
 static const char *const ld_sysroot[] = { "sysroot", NULL };
+static const char *const ld_relocatable[] = { "r", "relocatable", NULL };
 
 /* GNU ld (bfd) and lld options whose value may be the next word.  Their
  * one-letter forms only with one dash; the joined forms ("-zrelro",
@@ -1049,6 +1050,12 @@ static void build_host_view(struct ol_cmdline *cl)
 				swallow_next = next_is_sysroot = 1;
 			} else if (strncmp(a->raw, "-sysroot=", 9) == 0) {
 				cl->sysroot = a->raw + 9;  /* ld's one-dash spelling */
+			} else if (is_ld_long_option(a->raw, ld_relocatable)) {
+				/* 16 has no -r of its own: clang 16 passes it to
+				 * the linker (after "--").  The host linker makes a
+				 * relocatable object all the same, so the output is
+				 * finished as one (relocatable.h). */
+				cl->relocatable = 1;
 			} else if (ld_option_takes_next_word(a->raw)) {
 				swallow_next = 1;
 			}

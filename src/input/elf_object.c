@@ -21,6 +21,8 @@
 #include "scan_internal.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/entries_sections.h"
+#include "offload/spawn.h"
 
 #include <gelf.h>
 #include <limits.h>
@@ -30,6 +32,9 @@
 #ifndef SHT_LLVM_OFFLOADING
 #define SHT_LLVM_OFFLOADING 0x6fff4c0b
 #endif
+
+/* Where upstream's relocatable links (19, 22) put the images they wrapped. */
+#define RELOCATABLE_IMAGES ".llvm.offloading.relocatable"
 
 static Elf *open_elf(const uint8_t *data, size_t size, const struct ol_loc *loc)
 {
@@ -70,17 +75,6 @@ static Elf *open_elf(const uint8_t *data, size_t size, const struct ol_loc *loc)
 		return NULL;
 	}
 	return elf;
-}
-
-/* Which entries layout a section name stands for (inputs.h entries_abi). */
-static int entries_abi_of(const char *name)
-{
-	if (!strcmp(name, "omp_offloading_entries") || !strcmp(name, "cuda_offloading_entries") ||
-	    !strcmp(name, "hip_offloading_entries"))
-		return 16;
-	if (!strcmp(name, "llvm_offload_entries"))
-		return 22;
-	return 0;
 }
 
 /* Highest N of "clang version N." among the producer strings. */
@@ -158,7 +152,15 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 		}
 		/* Most sections are ".text", ".rela.*" and the like: the tests
 		 * below look at the first byte before comparing whole names. */
-		if (shdr.sh_type == SHT_LLVM_OFFLOADING ||
+		if (shdr.sh_type == SHT_LLVM_OFFLOADING && name[0] == '.' &&
+		    !strcmp(name, RELOCATABLE_IMAGES)) {
+			/* Upstream's relocatable link (spec 6.1) leaves its linked
+			 * images in a section LLVM types SHT_LLVM_OFFLOADING, and
+			 * the object's own constructor registers them: linking
+			 * them again would register their entries twice. */
+			ol_spawn_note("%s: skipping %s: its images were linked and are registered "
+				      "by the relocatable link that made it", obj->display, name);
+		} else if (shdr.sh_type == SHT_LLVM_OFFLOADING ||
 		    (name[0] == '.' && !strcmp(name, ".llvm.offloading"))) {
 			bytes = section_bytes(obj->data, obj->size, &shdr, name, &loc);
 			if (!bytes) {
@@ -176,7 +178,7 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 				status = -1;
 			else
 				comment_size = (size_t)shdr.sh_size;
-		} else if (name[0] != '.' && (abi = entries_abi_of(name)) > obj->entries_abi) {
+		} else if (name[0] != '.' && (abi = ol_entries_layout_of(name)) > obj->entries_abi) {
 			obj->entries_abi = abi;
 		}
 	}

@@ -39,7 +39,8 @@ int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
 /* --- elf_object.c ---------------------------------------------------------- */
 
 /* Section headers only: appends the images of every SHT_LLVM_OFFLOADING or
- * ".llvm.offloading" section to vec, and sets obj->entries_abi and, for
+ * ".llvm.offloading" section to vec (but not those of upstream's
+ * ".llvm.offloading.relocatable", which are registered already), and sets obj->entries_abi and, for
  * objects that carry offloading data, obj->clang_major.  Returns 0, or -1
  * after reporting the error. */
 int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec);

@@ -117,3 +117,12 @@ void ol_md5(const void *data, size_t size, uint8_t digest[OL_MD5_SIZE])
 	ol_md5_update(&md5, data, size);
 	ol_md5_final(&md5, digest);
 }
+
+uint64_t ol_md5_low(const uint8_t digest[OL_MD5_SIZE])
+{
+	uint64_t low = 0;
+
+	for (int i = 7; i >= 0; i--)
+		low = low << 8 | digest[i];
+	return low;
+}

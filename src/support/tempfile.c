@@ -201,24 +201,49 @@ const char *ol_temp_write(const char *prefix, const char *ext, const void *data,
 	return path;
 }
 
-int ol_write_file_atomic(const char *path, const void *data, size_t size)
+const char *ol_temp_create_beside(const char *path, int *fd_out)
 {
 	char *tmp = ol_xasprintf("%s.tmp-XXXXXX", path);
 	int fd = mkostemp(tmp, O_CLOEXEC);
+	const char *result;
 
 	if (fd < 0) {
-		int r = ol_error("cannot create '%s': %s", path, strerror(errno));
+		ol_error("cannot create '%s': %s", path, strerror(errno));
 		free(tmp);
-		return r;
+		return NULL;
 	}
 	ol_temp_register(tmp);
-	if (write_all(fd, data, size) < 0 || fchmod(fd, 0644) < 0 || close(fd) < 0 ||
-	    rename(tmp, path) < 0) {
-		int r = ol_error("cannot write '%s': %s", path, strerror(errno));
-		free(tmp);
-		return r;
-	}
-	ol_temp_forget(tmp);
+	if (fd_out)
+		*fd_out = fd;
+	else
+		close(fd);
+	result = arena_path(tmp);
 	free(tmp);
+	return result;
+}
+
+int ol_temp_commit(const char *tmp, const char *path)
+{
+	if (rename(tmp, path) < 0)
+		return ol_error("cannot write '%s': %s", path, strerror(errno));
+	ol_temp_forget(tmp);
 	return 0;
+}
+
+int ol_write_file_atomic(const char *path, const void *data, size_t size)
+{
+	int fd;
+	const char *tmp = ol_temp_create_beside(path, &fd);
+
+	if (!tmp)
+		return -1;
+	if (write_all(fd, data, size) < 0 || fchmod(fd, 0644) < 0) {
+		int err = errno;
+
+		close(fd);
+		return ol_error("cannot write '%s': %s", path, strerror(err));
+	}
+	if (close(fd) < 0)
+		return ol_error("cannot write '%s': %s", path, strerror(errno));
+	return ol_temp_commit(tmp, path);
 }

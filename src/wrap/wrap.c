@@ -127,7 +127,7 @@ static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bun
 	req.images = (const uint8_t *const *)bundled->data;
 	req.sizes = bundled->size;
 	req.nimages = bundled->n;
-	req.relocatable = ctx->cl->relocatable && ctx->flavor != OL_FLAVOR_16;
+	req.relocatable = ctx->cl->relocatable;
 	req.want_ir = ctx->cl->print_wrapped_module;
 	req.save_bc_path = bc_path;
 	req.sycl_images = bundled->sycl_images;

@@ -5,7 +5,7 @@
 #
 #   run-case.sh --clang 19|16 --case <cases/NAME> --work <dir>
 #               --wrapper-dir <dir holding clang-linker-wrapper, or "upstream">
-#               --shim <tmpfile-redirect.so> [--omp16 <unpacked clang-16 runtime root>]
+#               --shim <preload.so> [--omp16 <unpacked clang-16 runtime root>]
 #
 # The case directory holds its sources, expected.txt (the program's exact
 # standard output) and recipe.sh, a few lines of shell run in <work> with the
@@ -23,14 +23,22 @@
 #   fail <message>               stop the case as failed
 #   $CLANG $CLANGXX              clang-N, clang++-N
 #   $wrapper                     the clang-linker-wrapper under test, for direct runs
+#   $upstream                    1 when that is upstream's (--wrapper-dir upstream), else 0
 #   $runtime_libdir              the matching libomptarget's directory
 #   $LLD                         this release's ld.lld, for "-fuse-ld=lld --ld-path=$LLD"
 #                                (a bare -fuse-ld=lld may find another release's lld, whose
 #                                LTO cannot read this clang's bitcode)
-#   check    <program> [expected-file]
+#   check    <program> [expected-file [registrations-file]]
 #                                run it with the matching libomptarget, OMP_TARGET_OFFLOAD=
 #                                MANDATORY, compare stdout with expected.txt (or the file
-#                                given) exactly and require exit status 0
+#                                given) exactly and require exit status 0; when the case has
+#                                registrations.txt (or the file is given), compare with it the
+#                                device images the program registered, one sorted line each
+#                                with its entries (--shim, registration-log.c)
+#   link_log                     the log of the last link (clang -v and the wrapper's -v)
+#   missing <what> <package>     stop the case as failed: a tool it needs is not installed
+#   $UPSTREAM_WRAPPER            this release's upstream clang-linker-wrapper, for objects
+#                                made by upstream
 #
 # --wrapper-dir upstream links through /usr/lib/llvm-N/bin/clang-linker-wrapper
 # (from a -B directory of its own), to check the cases themselves.
@@ -112,14 +120,15 @@ if grep -q '^# clang:' "$SRC/recipe.sh" &&
 	fail "case $case_name is not for clang-$clang_version (its recipe's '# clang:' line)"
 fi
 
+UPSTREAM_WRAPPER=/usr/lib/llvm-$clang_version/bin/clang-linker-wrapper
+
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 if [ $upstream -eq 1 ]; then
-	upstream_wrapper=/usr/lib/llvm-$clang_version/bin/clang-linker-wrapper
-	[ -x "$upstream_wrapper" ] || missing "$upstream_wrapper" "the Debian package clang-tools-$clang_version"
+	[ -x "$UPSTREAM_WRAPPER" ] || missing "$UPSTREAM_WRAPPER" "the Debian package clang-tools-$clang_version"
 	mkdir -p "$wrapper_dir"
-	ln -s "$upstream_wrapper" "$wrapper"
+	ln -s "$UPSTREAM_WRAPPER" "$wrapper"
 fi
 echo "case $case_name, clang-$clang_version, wrapper $wrapper -> $(readlink -f "$wrapper")"
 
@@ -161,6 +170,7 @@ link_with() {
 	fi
 }
 link() { link_with "$CLANG" "$@"; }
+link_log() { echo "link$link_count.log"; }
 linkxx() { link_with "$CLANGXX" "$@"; }
 
 archive() {
@@ -172,13 +182,15 @@ archive() {
 }
 
 check() {
-	local program=$1 expected=${2:-$SRC/expected.txt}
+	local program=$1 expected=${2:-$SRC/expected.txt} registrations=${3:-$SRC/registrations.txt}
 	# A private directory for the device images the CPU plugin writes; its
 	# name is short enough for the plugin's 20-byte template (see the shim).
 	local imgdir status=0
 	imgdir=$(mktemp -d /tmp/XXXXXX)
+	rm -f "$program.registrations"
 	show "./$program"
-	OL_TMPFILE_DIR=$imgdir LD_PRELOAD=$shim OMP_TARGET_OFFLOAD=MANDATORY \
+	OL_TMPFILE_DIR=$imgdir OL_REGISTRATION_LOG=$PWD/$program.registrations \
+		LD_PRELOAD=$shim OMP_TARGET_OFFLOAD=MANDATORY \
 		LD_LIBRARY_PATH=$runtime_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 		"./$program" >"$program.out" 2>"$program.err" || status=$?
 	rm -rf "$imgdir"
@@ -189,6 +201,15 @@ check() {
 	fi
 	if ! diff -u "$expected" "$program.out"; then
 		fail "$program printed something else than $(basename "$expected") (diff above)"
+	fi
+	if [ -e "$registrations" ]; then
+		touch "$program.registrations"
+		LC_ALL=C sort "$program.registrations" >"$program.registrations.sorted"
+		echo "registered device images:"
+		cat "$program.registrations.sorted"
+		if ! diff -u "$registrations" "$program.registrations.sorted"; then
+			fail "$program registered other device images than $(basename "$registrations") says (diff above)"
+		fi
 	fi
 }
 

@@ -15,6 +15,7 @@
 #include "offload/host_link.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
+#include "offload/relocatable.h"
 #include "offload/resolve.h"
 #include "offload/spawn.h"
 #include "offload/stats.h"
@@ -97,6 +98,26 @@ static int finish(struct ol_cmdline *cl, int status)
 	return status;
 }
 
+/* The host link with the registration objects; a relocatable output is
+ * then finished so that nothing in it is registered twice (relocatable.h).
+ * The host line is rendered with the table of the release we behave as. */
+static int link_host_wrapped(struct ol_cmdline *cl, const struct ol_wrapped *wrapped,
+			     enum ol_flavor flavor)
+{
+	int status;
+
+	cl->flavor = flavor;
+	begin_stage("Execute host linker");
+	status = ol_host_link(cl, wrapped->objects);
+	ol_timer_end();
+	if (status == 0 && cl->relocatable) {
+		begin_stage("Finish relocatable output");
+		status = ol_relocatable_finish(cl, flavor);
+		ol_timer_end();
+	}
+	return status;
+}
+
 /* The end of every link with device images: --emit-fatbin-only writes the
  * bundle; otherwise the images are wrapped and the host link runs with the
  * registration objects. */
@@ -116,12 +137,7 @@ static int bundle_or_wrap_and_link(struct ol_cmdline *cl, struct ol_groups *grou
 	begin_stage("Wrap bundled images");
 	end_stage(ol_wrap_all(groups, ctx, &wrapped));
 	ol_groups_release(groups);
-
-	/* The host line is rendered with the table of the release we behave as. */
-	cl->flavor = ctx->flavor;
-	begin_stage("Execute host linker");
-	status = ol_host_link(cl, wrapped.objects);
-	ol_timer_end();
+	return link_host_wrapped(cl, &wrapped, ctx->flavor);
 	return status;
 }
 
@@ -157,7 +173,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "cache") == 0 &&
 	    strcmp(base_name(argv[0]), "clang-linker-wrapper") != 0)
 		return ol_cache_command(argc - 2, argv + 2);
-	if (ol_cmdline_parse(argc, argv, &cl) < 0)
+	if (ol_cmdline_parse(argc, argv, &cl) < 0 || ol_relocatable_check(&cl) < 0)
 		ol_checkpoint();
 	ol_temp_init(cl.save_temps);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
@@ -184,7 +200,10 @@ int main(int argc, char **argv)
 	}
 	end_stage(status);
 
-	/* Nothing to offload: the host link alone, with nothing loaded or written. */
+	/* Nothing to offload: the host link alone, with nothing loaded or
+	 * written.  A relocatable output then has nothing of ours to take out:
+	 * entries without images (-fopenmp-targets objects whose device code
+	 * comes later) keep their names for the link that registers them. */
 	if (in.nimages == 0 && !cl.emit_fatbin_only) {
 		begin_stage("Execute host linker");
 		status = ol_host_link(&cl, NULL);

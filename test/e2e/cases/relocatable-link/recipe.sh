@@ -1,6 +1,7 @@
 # clang: 19
 # The Makefile pattern from README.md: a relocatable offload link (-r, 19 and
-# later) run directly, then a host-only final link.
+# later) run directly, then a host-only final link.  Both units' regions are
+# in one image, registered once (registrations.txt).
 compile kernels.c
 compile more.c
 show "$wrapper" --host-triple=x86_64-pc-linux-gnu --linker-path=/usr/bin/ld -r -o device-part.o kernels.o more.o
