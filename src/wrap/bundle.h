@@ -30,6 +30,8 @@ int ol_bundle_openmp(const struct ol_kind_images *images, const struct ol_link_c
 		     struct ol_bundled *out);
 int ol_bundle_cuda(const struct ol_kind_images *images, const struct ol_link_context *ctx,
 		   struct ol_bundled *out);
+int ol_bundle_hip(const struct ol_kind_images *images, const struct ol_link_context *ctx,
+		  struct ol_bundled *out);
 int ol_bundle_sycl(const struct ol_kind_images *images, const struct ol_link_context *ctx,
 		   struct ol_bundled *out);
 

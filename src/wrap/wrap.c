@@ -32,6 +32,7 @@ struct kind_wrapper {
 static const struct kind_wrapper kind_wrappers[] = {
 	{ OL_OFK_OPENMP, "OpenMP", OL_WRAP_OPENMP, ol_bundle_openmp },
 	{ OL_OFK_CUDA, "CUDA", OL_WRAP_CUDA, ol_bundle_cuda },
+	{ OL_OFK_HIP, "HIP", OL_WRAP_HIP, ol_bundle_hip },
 	{ OL_OFK_SYCL, "SYCL", OL_WRAP_SYCL, ol_bundle_sycl },
 };
 
@@ -78,28 +79,20 @@ static void collect_kind(const struct ol_groups *groups, enum ol_offload_kind ki
 	sort_groups(out->groups, out->n);
 }
 
-/* The kinds present, in the order their first image was met. */
+/* The kinds present in upstream's order: groups in order and, within a
+ * group, its kinds by value (22 iterates a bitmask, 16 and 19 an ordered
+ * set), each kind where it first appears. */
 static size_t kinds_in_order(const struct ol_groups *groups, enum ol_offload_kind *order)
 {
 	size_t n = 0;
 	unsigned seen = 0;
 
-	for (size_t i = 0; i < groups->n; i++) {
-		const struct ol_group *g = &groups->v[i];
-		for (size_t k = 0; k < g->nimages; k++) {
-			enum ol_offload_kind kind = g->images[k]->bin.offload_kind;
-			if (kind != OL_OFK_NONE && !(seen & kind)) {
-				seen |= kind;
-				order[n++] = kind;
-			}
-		}
-		/* --override-image groups have no images, only their kind. */
-		for (unsigned bit = 1; bit <= OL_OFK_SYCL; bit <<= 1)
-			if ((g->kinds & bit) && !(seen & bit)) {
+	for (size_t i = 0; i < groups->n; i++)
+		for (unsigned bit = OL_OFK_OPENMP; bit <= OL_OFK_SYCL; bit <<= 1)
+			if ((groups->v[i].kinds & bit) && !(seen & bit)) {
 				seen |= bit;
 				order[n++] = (enum ol_offload_kind)bit;
 			}
-	}
 	return n;
 }
 
