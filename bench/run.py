@@ -58,6 +58,19 @@ HOST_TRIPLE = "x86_64-pc-linux-gnu"
 LD = "/usr/bin/ld"
 
 
+def generated(objdir, message, make):
+    """The objects of a generated program: made once by make() (announced
+    with message), then listed from objdir/done on later runs."""
+    stamp = os.path.join(objdir, "done")
+    if not os.path.exists(stamp):
+        print(message, flush=True)
+        objects = make()
+        with open(stamp, "w") as out:
+            out.write("\n".join(objects))
+    with open(stamp) as inp:
+        return inp.read().split("\n")
+
+
 def driver_commands(argv):
     """The commands clang would run (clang -###), as argv lists."""
     proc = subprocess.run(argv + ["-###"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
@@ -136,14 +149,8 @@ def upstream_wrappers(versions):
 
 def bench_host(args, tool, work):
     objdir = os.path.join(work, "host-%d" % args.units)
-    stamp = os.path.join(objdir, "done")
-    if not os.path.exists(stamp):
-        print("generating and compiling %d host units ..." % args.units, flush=True)
-        objects = gen.host_units(objdir, args.clang, args.units, args.jobs)
-        with open(stamp, "w") as out:
-            out.write("\n".join(objects))
-    with open(stamp) as inp:
-        objects = inp.read().split("\n")
+    objects = generated(objdir, "generating and compiling %d host units ..." % args.units,
+                        lambda: gen.host_units(objdir, args.clang, args.units, args.jobs))
     out = os.path.join(objdir, "app")
     link = [c for c in driver_commands([args.clang] + objects + ["-o", out])
             if os.path.basename(c[0]) == "ld"]
@@ -178,15 +185,9 @@ def replayable_link_commands(tool, wrapper_args, cwd):
 
 def bench_offload(args, tool, work):
     objdir = os.path.join(work, "offload-%d-%d" % (args.units, args.kernels))
-    stamp = os.path.join(objdir, "done")
-    if not os.path.exists(stamp):
-        print("generating and compiling %d offloading units x %d kernels with %s ..."
-              % (args.units, args.kernels, args.clang), flush=True)
-        objects = gen.offload_units(objdir, args.clang, args.units, args.kernels, args.jobs)
-        with open(stamp, "w") as out:
-            out.write("\n".join(objects))
-    with open(stamp) as inp:
-        objects = inp.read().split("\n")
+    objects = generated(objdir, "generating and compiling %d offloading units x %d kernels with %s ..."
+              % (args.units, args.kernels, args.clang),
+                        lambda: gen.offload_units(objdir, args.clang, args.units, args.kernels, args.jobs))
     out = os.path.join(objdir, "app")
     flags = ["-fopenmp", "-fopenmp-targets=x86_64-unknown-linux-gnu"]
     wrapper = [c for c in driver_commands([args.clang] + flags + objects + ["-o", out])
@@ -226,15 +227,9 @@ def bench_gpu(args, tool, work):
     runtime = version == "19"  # LLVM 22 ships no device runtime here: -nogpulib
     objdir = os.path.join(work, "gpu%s-%d-%s%s" % (version, args.gpu_units, "-".join(archs),
                                                   "-lto" if lto else ""))
-    stamp = os.path.join(objdir, "done")
-    if not os.path.exists(stamp):
-        print("generating and compiling %d GPU units for %s with %s ..."
-              % (args.gpu_units, ",".join(archs), clang), flush=True)
-        objects = gen.gpu_units(objdir, clang, args.gpu_units, archs, lto, args.jobs, runtime)
-        with open(stamp, "w") as out:
-            out.write("\n".join(objects))
-    with open(stamp) as inp:
-        objects = inp.read().split("\n")
+    objects = generated(objdir, "generating and compiling %d GPU units for %s with %s ..."
+              % (args.gpu_units, ",".join(archs), clang),
+                        lambda: gen.gpu_units(objdir, clang, args.gpu_units, archs, lto, args.jobs, runtime))
     out = os.path.join(objdir, "app")
     # LLVM 22 has no libomp/libomptarget here: the host link takes 19's.
     host_libs = [] if runtime else ["-L/usr/lib/llvm-19/lib"]
@@ -263,15 +258,9 @@ def bench_rdc(args, tool, work, lang):
     archs = ["sm_80", "sm_90"] if lang == "cuda" else ["gfx90a", "gfx942"]
     clang = "clang++-22"
     objdir = os.path.join(work, "%s22-%d-%s" % (lang, args.rdc_units, "-".join(archs)))
-    stamp = os.path.join(objdir, "done")
-    if not os.path.exists(stamp):
-        print("generating and compiling %d %s units for %s with %s ..."
-              % (args.rdc_units, lang.upper(), ",".join(archs), clang), flush=True)
-        objects = gen.rdc_units(objdir, clang, args.rdc_units, lang, archs, args.jobs)
-        with open(stamp, "w") as out:
-            out.write("\n".join(objects))
-    with open(stamp) as inp:
-        objects = inp.read().split("\n")
+    objects = generated(objdir, "generating and compiling %d %s units for %s with %s ..."
+              % (args.rdc_units, lang.upper(), ",".join(archs), clang),
+                        lambda: gen.rdc_units(objdir, clang, args.rdc_units, lang, archs, args.jobs))
     libs = (["-L/usr/local/cuda/lib64", "-lcudart"] if lang == "cuda" else ["-lamdhip64"])
     wrapper = [c for c in driver_commands([clang] + gen.rdc_flags(lang, archs) + objects + libs
                                           + ["-o", os.path.join(objdir, "app")])
@@ -302,15 +291,9 @@ def bench_rdc(args, tool, work, lang):
 def bench_relink(args, tool, work):
     archs = args.gpu_archs.split(",")
     objdir = os.path.join(work, "gpu19-%d-%s" % (args.gpu_units, "-".join(archs)))
-    stamp = os.path.join(objdir, "done")
-    if not os.path.exists(stamp):
-        print("generating and compiling %d GPU units for %s with clang-19 ..."
-              % (args.gpu_units, ",".join(archs)), flush=True)
-        objects = gen.gpu_units(objdir, "clang-19", args.gpu_units, archs, False, args.jobs, True)
-        with open(stamp, "w") as out:
-            out.write("\n".join(objects))
-    with open(stamp) as inp:
-        objects = inp.read().split("\n")
+    objects = generated(objdir, "generating and compiling %d GPU units for %s with clang-19 ..."
+              % (args.gpu_units, ",".join(archs)),
+                        lambda: gen.gpu_units(objdir, "clang-19", args.gpu_units, archs, False, args.jobs, True))
     wrapper = [c for c in driver_commands(["clang-19"] + gen.gpu_flags(archs, False, True) + objects
                                           + ["-o", os.path.join(objdir, "app")])
                if os.path.basename(c[0]) == "clang-linker-wrapper"]

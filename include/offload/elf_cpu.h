@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ELF machines older <elf.h> files lack. */
+#define OL_EM_CUDA 190
+#define OL_EM_AMDGPU 224
+
 /* The processor name written into buf (at least 24 bytes), or NULL when the
  * image is not a 64-bit little-endian CUDA or AMDGPU ELF file or its flags
  * name no processor LLVM 22 knows. */

@@ -15,13 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef EM_AMDGPU
-#define EM_AMDGPU 224
-#endif
-#ifndef EM_CUDA
-#define EM_CUDA 190
-#endif
-
 static const char *triple_of_machine(unsigned machine)
 {
 	switch (machine) {
@@ -29,8 +22,8 @@ static const char *triple_of_machine(unsigned machine)
 	case EM_AARCH64: return "aarch64-unknown-linux-gnu";
 	case EM_PPC64: return "powerpc64le-unknown-linux-gnu";
 	case EM_S390: return "s390x-unknown-linux-gnu";
-	case EM_AMDGPU: return "amdgcn-amd-amdhsa";
-	case EM_CUDA: return "nvptx64-nvidia-cuda";
+	case OL_EM_AMDGPU: return "amdgcn-amd-amdhsa";
+	case OL_EM_CUDA: return "nvptx64-nvidia-cuda";
 	default: return NULL;
 	}
 }

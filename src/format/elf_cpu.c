@@ -7,13 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef EM_AMDGPU
-#define EM_AMDGPU 224
-#endif
-#ifndef EM_CUDA
-#define EM_CUDA 190
-#endif
-
 enum {
 	CUDA_ABI_V1 = 7,                 /* ELFABIVERSION_CUDA_V1: sm in the low byte */
 	CUDA_SM_V1 = 0xff,
@@ -60,7 +53,7 @@ const char *ol_elf_cpu_name(const uint8_t *data, size_t size, char *buf, size_t 
 		return NULL;
 	machine = le16(data + offsetof(Elf64_Ehdr, e_machine));
 	flags = le32(data + offsetof(Elf64_Ehdr, e_flags));
-	if (machine == EM_CUDA) {
+	if (machine == OL_EM_CUDA) {
 		int v1 = data[EI_ABIVERSION] == CUDA_ABI_V1;
 		unsigned sm = v1 ? flags & CUDA_SM_V1 : (flags & CUDA_SM_MASK) >> CUDA_SM_OFFSET;
 		int accel = v1 ? (flags & CUDA_ACCELERATORS_V1) != 0 : (flags & CUDA_ACCELERATORS) != 0;
@@ -70,7 +63,7 @@ const char *ol_elf_cpu_name(const uint8_t *data, size_t size, char *buf, size_t 
 		snprintf(buf, bufsize, "sm_%u%s", sm, accel ? "a" : "");
 		return buf;
 	}
-	if (machine == EM_AMDGPU) {
+	if (machine == OL_EM_AMDGPU) {
 		for (size_t i = 0; i < sizeof(amdgpu_machs) / sizeof(amdgpu_machs[0]); i++)
 			if (amdgpu_machs[i].mach == (flags & AMDGPU_MACH)) {
 				snprintf(buf, bufsize, "%s", amdgpu_machs[i].name);

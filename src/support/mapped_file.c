@@ -142,6 +142,26 @@ static void index_path(struct ol_mapped_file *mf, const char *path)
 }
 
 /* The file's bytes: read into the arena when small, else mapped. */
+
+/* size bytes from the start of fd; -1 with errno set (EIO when the file
+ * shrank under us). */
+static int read_fully(int fd, void *buf, size_t size)
+{
+	for (size_t done = 0; done < size;) {
+		ssize_t n = pread(fd, (char *)buf + done, size - done, (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 static const void *load(int fd, size_t size, int *mapped)
 {
 	void *data;
@@ -154,19 +174,7 @@ static const void *load(int fd, size_t size, int *mapped)
 	pthread_mutex_lock(&table_lock);
 	data = ol_arena_alloc(&table_arena, size);
 	pthread_mutex_unlock(&table_lock);
-	for (size_t done = 0; done < size;) {
-		ssize_t n = pread(fd, (char *)data + done, size - done, (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;   /* the file shrank under us */
-			return NULL;
-		}
-		done += (size_t)n;
-	}
-	return data;
+	return read_fully(fd, (void *)data, size) < 0 ? NULL : data;
 }
 
 struct ol_mapped_file *ol_map_file(const char *path)
@@ -311,7 +319,6 @@ int ol_read_whole_file(const char *path, uint8_t **data, size_t *size)
 {
 	struct stat st;
 	uint8_t *buf = NULL;
-	size_t done = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	*data = NULL;
@@ -322,20 +329,11 @@ int ol_read_whole_file(const char *path, uint8_t **data, size_t *size)
 		goto fail;
 	if (st.st_size > 0)
 		buf = ol_xmalloc((size_t)st.st_size);
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;  /* the file shrank under us */
-			goto fail;
-		}
-		done += (size_t)n;
-	}
+	if (read_fully(fd, buf, (size_t)st.st_size) < 0)
+		goto fail;
 	close(fd);
 	*data = buf;
-	*size = done;
+	*size = (size_t)st.st_size;
 	return 0;
 fail:
 	free(buf);
