@@ -15,6 +15,7 @@
  */
 #include "target_impl.h"
 #include "offload/cache.h"
+#include "offload/fatbinary.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
@@ -274,6 +275,33 @@ static int assemble_all_ptx(const struct ol_group *g, const struct ol_link_conte
 	return rc;
 }
 
+/* A fat binary among the images goes to nvlink as it is: check it first, so
+ * that a damaged one is reported at its place in the input (file, member,
+ * section and offset) rather than by nvlink against a temp file. */
+static int check_fatbinaries(const struct ol_group *g)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < g->nimages; i++) {
+		const struct ol_device_image *img = g->images[i];
+		struct ol_fatbin fatbin;
+		struct ol_loc loc = img->loc;
+		const char *why;
+		uint64_t bad;
+
+		if (strcmp(nvptx_image_ext(img), "fatbin") != 0)
+			continue;
+		if (ol_fatbin_parse(img->bin.image, img->bin.image_size, &fatbin, &why, &bad) == 0) {
+			ol_fatbin_release(&fatbin);
+			continue;
+		}
+		loc.offset += (uint64_t)(img->bin.image - img->bin.data) + bad;
+		loc.has_offset = 1;
+		rc = ol_error_at(&loc, "fatbinary image for '%s' '%s': %s", g->triple, g->arch, why);
+	}
+	return rc;
+}
+
 int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	struct strvec files = STRVEC_INIT;
@@ -296,7 +324,9 @@ int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
 	lto.emit_assembly = 1;
 	lto.image_ext = nvptx_image_ext;
 
-	rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
+	rc = check_fatbinaries(g);
+	if (rc == 0)
+		rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
 	if (rc == 0)
 		rc = assemble_all_ptx(g, ctx, &files);
 	if (rc == 0 && !(nvlink = find_cuda_program("nvlink", g, ctx)))
