@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 		return ol_cache_command(argc - 2, argv + 2);
 	if (ol_cmdline_parse(argc, argv, &cl) < 0)
 		ol_checkpoint();
-	ol_temp_init(cl.save_temps);
+	ol_temp_init(cl.save_temps, cl.dry_run);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
