@@ -257,6 +257,7 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	req.preserve = symbols_needed_by_objects(g);
 	req.whole_program = n == g->nimages;
 	req.save_temps_prefix = save_prefix;
+	req.first_definition_prevails = ctx->flavor != OL_FLAVOR_22;
 	req.emit_assembly = lto->emit_assembly;
 	req.emit_bitcode = lto->emit_bitcode;
 	req.phase = trace_phase;
