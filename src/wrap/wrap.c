@@ -166,6 +166,28 @@ static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bun
 	return rc;
 }
 
+int ol_wrap_check_kinds(const struct ol_groups *groups)
+{
+	unsigned reported = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < groups->n; i++) {
+		const struct ol_group *g = &groups->v[i];
+
+		for (size_t k = 0; k < g->nimages; k++) {
+			const struct ol_device_image *img = g->images[k];
+			enum ol_offload_kind kind = img->bin.offload_kind;
+
+			if (kind == OL_OFK_NONE || wrapper_for(kind) || (reported & kind))
+				continue;
+			reported |= kind;
+			rc = ol_error_at(&img->loc, "%s bundling is not supported",
+					 ol_offload_kind_name(kind));
+		}
+	}
+	return rc;
+}
+
 /* Bundles one kind's images the kind's way; `kw` is set to its row. */
 static int bundle_kind(const struct ol_groups *groups, enum ol_offload_kind kind,
 		       const struct ol_link_context *ctx, const struct kind_wrapper **kw,

@@ -204,6 +204,9 @@ int main(int argc, char **argv)
 	end_stage(ol_resolve(&in, &cl));
 	begin_stage("Group device images");
 	end_stage(ol_group_images(&in, &ctx, &groups));
+	/* A kind that cannot be registered fails the link before any device link. */
+	if (ol_wrap_check_kinds(&groups) < 0)
+		ol_checkpoint();
 	ol_stats_images(in.nimages, groups.n);
 	ol_warn_unused_offload_archs(&groups, &ctx);
 	ol_mapped_drop_pages();
