@@ -743,9 +743,16 @@ static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last
 	return failed ? -1 : 0;
 }
 
+/* Triple::isOSWindows(): the OS component is "windows" or "win32". */
+static int triple_is_windows(const char *triple)
+{
+	return strstr(triple, "-windows") || strstr(triple, "-win32");
+}
+
 static int decode_wrapper_options(struct ol_cmdline *cl, const struct parsed *p)
 {
 	struct last_seen last = { NULL, NULL, NULL, NULL, NULL };
+	const char *output = NULL, *coff_output = NULL;
 
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct ol_arg *a = &p->args[i];
@@ -759,7 +766,10 @@ static int decode_wrapper_options(struct ol_cmdline *cl, const struct parsed *p)
 			cl->host_triple = a->value;
 			break;
 		case OPT_o:
-			cl->output = a->value;
+			output = a->value;
+			break;
+		case OPT_out:
+			coff_output = a->value;
 			break;
 		case OPT_cuda_path:
 			cl->cuda_path = a->value;
@@ -856,6 +866,14 @@ static int decode_wrapper_options(struct ol_cmdline *cl, const struct parsed *p)
 			break;
 		}
 	}
+	/* Upstream's ExecutableName (19, 22): the last -o, else the last
+	 * /out:, else what the host's linker would write. */
+	if (output)
+		cl->output = output;
+	else if (coff_output)
+		cl->output = coff_output;
+	else if (triple_is_windows(cl->host_triple))
+		cl->output = "a.exe";
 	return check_last_values(cl, &last);
 }
 

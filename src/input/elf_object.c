@@ -72,17 +72,6 @@ static Elf *open_elf(const uint8_t *data, size_t size, const struct ol_loc *loc)
 	return elf;
 }
 
-/* Which entries layout a section name stands for (inputs.h entries_abi). */
-static int entries_abi_of(const char *name)
-{
-	if (!strcmp(name, "omp_offloading_entries") || !strcmp(name, "cuda_offloading_entries") ||
-	    !strcmp(name, "hip_offloading_entries"))
-		return 16;
-	if (!strcmp(name, "llvm_offload_entries"))
-		return 22;
-	return 0;
-}
-
 /* Highest N of "clang version N." among the producer strings. */
 static int clang_major_of(const uint8_t *data, size_t size)
 {
@@ -176,7 +165,7 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 				status = -1;
 			else
 				comment_size = (size_t)shdr.sh_size;
-		} else if (name[0] != '.' && (abi = entries_abi_of(name)) > obj->entries_abi) {
+		} else if (name[0] != '.' && (abi = ol_entries_abi_of(name, strlen(name))) > obj->entries_abi) {
 			obj->entries_abi = abi;
 		}
 	}

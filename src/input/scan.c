@@ -16,6 +16,7 @@
 #include "offload/arena.h"
 #include "offload/backend.h"
 #include "offload/cmdline.h"
+#include "offload/coff.h"
 #include "offload/diag.h"
 #include "offload/mapped_file.h"
 
@@ -49,7 +50,23 @@ enum ol_input_kind ol_identify(const uint8_t *data, size_t size)
 		default: return OL_IN_OTHER;
 		}
 	}
+	/* COFF objects have no magic, only a known machine in front. */
+	if (ol_coff_is_object(data, size))
+		return OL_IN_COFF;
 	return OL_IN_OTHER;
+}
+
+int ol_entries_abi_of(const char *name, size_t len)
+{
+	static const struct { const char *name; int abi; } sections[] = {
+		{ "omp_offloading_entries", 16 }, { "cuda_offloading_entries", 16 },
+		{ "hip_offloading_entries", 16 }, { "llvm_offload_entries", 22 },
+	};
+
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		if (strlen(sections[i].name) == len && !memcmp(name, sections[i].name, len))
+			return sections[i].abi;
+	return 0;
 }
 
 /* ---- images ------------------------------------------------------------ */
@@ -230,6 +247,9 @@ static void scan_object(struct scan_state *st, struct ol_object *obj)
 	case OL_IN_OBJECT:
 	case OL_IN_EXEC:
 		status = ol_elf_scan(obj, &vec);
+		break;
+	case OL_IN_COFF:
+		status = ol_coff_scan(obj, &vec);
 		break;
 	case OL_IN_BITCODE:
 		in->any_bitcode = 1;
@@ -439,6 +459,9 @@ const struct ol_symtab *ol_object_symbols(struct ol_object *obj)
 		case OL_IN_SHARED:
 		case OL_IN_EXEC:
 			ol_elf_symbols(obj->data, obj->size, &loc, &obj->host_symbols);
+			break;
+		case OL_IN_COFF:
+			ol_coff_symbols(obj->data, obj->size, &loc, &obj->host_symbols);
 			break;
 		default:
 			/* Bitcode symbols arrive with the scan; a bitcode file
