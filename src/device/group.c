@@ -233,22 +233,12 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 	out->n = 0;
 	order = ol_resolve_link_order(in, &norder);
 
-	for (size_t i = 0; i < norder; i++) {
-		const struct ol_device_image *img = order[i].image;
-
-		/* An image without a triple cannot be linked for anything. */
-		if (!img->bin.triple || !*img->bin.triple) {
-			ol_error_at(&img->loc, "device image has no target triple");
+	/* An image without a triple cannot be linked for anything. */
+	for (size_t i = 0; i < norder; i++)
+		if (!order[i].image->bin.triple || !*order[i].image->bin.triple) {
+			ol_error_at(&order[i].image->loc, "device image has no target triple");
 			failed = 1;
 		}
-		/* 16 reads no COFF objects: its registration code is ELF's. */
-		if (ctx->flavor == OL_FLAVOR_16 && img->owner && img->owner->kind == OL_IN_COFF) {
-			ol_error_at(&img->loc, "device code in COFF objects needs "
-				    "clang-linker-wrapper 19 or 22 (--offload-abi=19 or 22); 16 "
-				    "does not read it");
-			failed = 1;
-		}
-	}
 	for (size_t i = 0; i < norder && !failed; i++)
 		add_image(&gr, order[i].image, order[i].primary);
 	free(order);
