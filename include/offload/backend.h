@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OL_BACKEND_ABI 2
+#define OL_BACKEND_ABI 3
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -66,6 +66,10 @@ struct ol_lto_request {
 	int emit_bitcode;               /* stop after optimization, return bitcode
 	                                   (--embed-bitcode: an image for the JIT) */
 	const char *save_temps_prefix;  /* write <prefix>.postlink.bc / .postopt.bc if set */
+	/* Two strong definitions of a symbol: the first module's prevails and
+	 * the others are dropped, as lto::LTO resolves them (16, 19); 0: the
+	 * link fails, as 22's device linker does. */
+	int first_definition_prevails;
 	/* Called around each phase (link, optimize, codegen) for the time
 	 * trace: begin != 0 opens a scope named name, 0 closes it.  May be NULL. */
 	void (*phase)(const char *name, int begin);

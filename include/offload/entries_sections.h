@@ -64,17 +64,23 @@ static inline const struct ol_entries_section *ol_entries_section_of(int flavor,
 	return NULL;
 }
 
-/* The entries layout (16 or 22) a section name stands for; 0 if it is no
- * entries section. */
-static inline int ol_entries_layout_of(const char *name)
+/* The entries layout (16 or 22) the section name name[0 .. len) stands
+ * for; 0 if it is no entries section.  (COFF names carry a "$OE" suffix the
+ * caller leaves out of len.) */
+static inline int ol_entries_layout_of_n(const char *name, size_t len)
 {
 	size_t n;
 	const struct ol_entries_section *s = ol_entries_sections(&n);
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(name, s[i].name) == 0)
+		if (strlen(s[i].name) == len && memcmp(name, s[i].name, len) == 0)
 			return s[i].layout;
 	return 0;
+}
+
+static inline int ol_entries_layout_of(const char *name)
+{
+	return ol_entries_layout_of_n(name, strlen(name));
 }
 
 #endif

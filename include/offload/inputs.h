@@ -5,12 +5,14 @@
  * way the host linker does (-L dirs in order, -l:name, lib<name>.so before
  * lib<name>.a unless -Bstatic is in effect, '=' dirs under --sysroot), maps
  * every file once (mapped_file.h) and classifies it.  ELF relocatable objects
- * and archive members are read with libelf (elf_memory over the mapped view);
- * archives may be GNU, BSD or thin.  For each object it records:
+ * and archive members are read with libelf (elf_memory over the mapped view),
+ * COFF objects (Windows hosts) with format/coff.c; archives may be GNU, BSD
+ * or thin.  For each object it records:
  *   - the device images of every SHT_LLVM_OFFLOADING (0x6FFF4C0B) section, or
- *     of a section named ".llvm.offloading" (views, not copies), except
- *     ".llvm.offloading.relocatable": upstream's relocatable links leave
- *     their linked and registered images there (-v says when one is skipped);
+ *     of a section named ".llvm.offloading" (COFF: every section whose name
+ *     starts so), as views, not copies, except ".llvm.offloading.relocatable":
+ *     upstream's relocatable links leave their linked and registered images
+ *     there (-v says when one is skipped);
  *   - the clang major version from .comment ("clang version 19.1.7"), if any;
  *   - which entries section the host code uses (omp_offloading_entries /
  *     llvm_offload_entries), which tells the wrapper ABI the inputs expect.
@@ -40,6 +42,7 @@ enum ol_input_kind {
 	OL_IN_OBJECT,         /* ELF relocatable */
 	OL_IN_SHARED,         /* ELF shared object */
 	OL_IN_EXEC,           /* ELF executable */
+	OL_IN_COFF,           /* COFF object (Windows hosts) */
 	OL_IN_BITCODE,        /* LLVM bitcode (raw or wrapper) */
 	OL_IN_ARCHIVE,
 	OL_IN_OFFLOAD_BINARY, /* a raw OffloadBinary file (packager output) */
@@ -106,7 +109,7 @@ struct ol_input {
 	const char *path;            /* resolved path */
 	const char *spelling;        /* as given: "-lfoo" or the path */
 	enum ol_input_kind kind;
-	struct ol_object *object;    /* OBJECT, BITCODE, OFFLOAD_BINARY, EXEC, SHARED (symbols only) */
+	struct ol_object *object;    /* OBJECT, COFF, BITCODE, OFFLOAD_BINARY, EXEC, SHARED (symbols only) */
 	struct ol_archive *archive;  /* ARCHIVE */
 	int whole_archive;           /* under --whole-archive */
 	int group;                   /* >0: inside the n-th --start-group */

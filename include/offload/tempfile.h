@@ -20,7 +20,9 @@
 
 #include <stddef.h>
 
-void ol_temp_init(int save_temps);
+/* dry_run: ol_temp_create and ol_temp_write only make names (what the
+ * commands --dry-run prints refer to); no file is created or written. */
+void ol_temp_init(int save_temps, int dry_run);
 const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out);
 /* Register an existing path for removal at exit (e.g. a child's output). */
 void ol_temp_register(const char *path);

@@ -20,6 +20,12 @@ struct ol_wrapped {
 int ol_wrap_all(const struct ol_groups *groups, const struct ol_link_context *ctx,
 		struct ol_wrapped *out);
 
+/* Before any device link runs: reports each offload kind among the grouped
+ * images that this tool cannot bundle and register (upstream's "<kind>
+ * bundling is not supported", at the first image of that kind, so the file
+ * is named).  Returns 0 or -1. */
+int ol_wrap_check_kinds(const struct ol_groups *groups);
+
 /* --emit-fatbin-only (22): bundle as for wrapping and write the one bundle
  * (a CUDA fatbinary, a HIP offload bundle, a lone OpenMP OffloadBinary) to
  * the output, atomically; anything but exactly one is upstream's error. */

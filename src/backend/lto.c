@@ -194,17 +194,152 @@ static LLVMModuleRef parse_module(LLVMContextRef ctx, struct ol_be_diag *diag,
 	return mod;
 }
 
+/*
+ * The names of the strong definitions linked so far.  lto::LTO (16, 19)
+ * lets the first definition of a symbol prevail and drops the others
+ * (spec 4.3); the IR linker would instead fail on a second strong
+ * definition, as 22's device linker (ld.lld) does.  Weak, linkonce and common definitions need nothing: the IR
+ * linker already prefers a strong definition and keeps the first of equals.
+ */
+struct name_set {
+	char **slots;                  /* open addressing, NULL = empty */
+	size_t cap, count;
+};
+
+static size_t name_hash(const char *name, size_t len)
+{
+	size_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	return h;
+}
+
+static char **name_slot(const struct name_set *set, const char *name, size_t len)
+{
+	size_t i = name_hash(name, len) & (set->cap - 1);
+
+	while (set->slots[i] && (strlen(set->slots[i]) != len || memcmp(set->slots[i], name, len)))
+		i = (i + 1) & (set->cap - 1);
+	return &set->slots[i];
+}
+
+/* 1: added; 0: already there; -1: out of memory. */
+static int name_set_add(struct name_set *set, const char *name, size_t len)
+{
+	char **slot;
+
+	if (2 * (set->count + 1) > set->cap) {
+		struct name_set bigger = { NULL, set->cap ? 2 * set->cap : 256, set->count };
+
+		bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+		if (!bigger.slots)
+			return -1;
+		for (size_t i = 0; i < set->cap; i++)
+			if (set->slots[i])
+				*name_slot(&bigger, set->slots[i], strlen(set->slots[i])) = set->slots[i];
+		free(set->slots);
+		*set = bigger;
+	}
+	slot = name_slot(set, name, len);
+	if (*slot)
+		return 0;
+	*slot = ol_be_strndup(name, len);
+	if (!*slot)
+		return -1;
+	set->count++;
+	return 1;
+}
+
+static void name_set_release(struct name_set *set)
+{
+	for (size_t i = 0; i < set->cap; i++)
+		free(set->slots[i]);
+	free(set->slots);
+}
+
+/* A definition that loses to an earlier one becomes a declaration, as
+ * lto::LTO drops a non-prevailing definition; the IR linker then binds its
+ * uses to the prevailing one.  The C API cannot strip a body, so a fresh
+ * declaration of the same type takes the definition's uses and name. */
+static void drop_definition(LLVMModuleRef mod, LLVMValueRef gv, const char *name, size_t len)
+{
+	LLVMTypeRef type = LLVMGlobalGetValueType(gv);
+	LLVMValueRef decl;
+
+	if (LLVMIsAFunction(gv)) {
+		decl = LLVMAddFunction(mod, "", type);
+		LLVMSetFunctionCallConv(decl, LLVMGetFunctionCallConv(gv));
+	} else {
+		decl = LLVMAddGlobalInAddressSpace(mod, type, "",
+						   LLVMGetPointerAddressSpace(LLVMTypeOf(gv)));
+		LLVMSetThreadLocal(decl, LLVMIsThreadLocal(gv));
+		LLVMSetGlobalConstant(decl, LLVMIsGlobalConstant(gv));
+	}
+	LLVMReplaceAllUsesWith(gv, decl);
+	if (LLVMIsAFunction(gv))
+		LLVMDeleteFunction(gv);
+	else
+		LLVMDeleteGlobal(gv);
+	LLVMSetValueName2(decl, name, len);
+}
+
+/* Registers the module's strong definitions and drops the ones already
+ * defined by an earlier module.  Aliases are left alone (the C API cannot
+ * turn an alias into a declaration); a duplicate one still fails the link. */
+static int keep_first_definitions(LLVMModuleRef mod, struct name_set *defined, char **err)
+{
+	LLVMValueRef next;
+	char *name_copy;
+
+	for (int pass = 0; pass < 2; pass++) {
+		LLVMValueRef gv = pass == 0 ? LLVMGetFirstFunction(mod) : LLVMGetFirstGlobal(mod);
+
+		for (; gv; gv = next) {
+			size_t len = 0;
+			const char *name = LLVMGetValueName2(gv, &len);
+			int added;
+
+			next = pass == 0 ? LLVMGetNextFunction(gv) : LLVMGetNextGlobal(gv);
+			if (LLVMIsDeclaration(gv) || LLVMGetLinkage(gv) != LLVMExternalLinkage || !len)
+				continue;
+			added = name_set_add(defined, name, len);
+			if (added < 0)
+				return ol_be_fail(err, "out of memory");
+			if (added > 0)
+				continue;
+			/* The name must outlive the definition it belongs to. */
+			name_copy = ol_be_strndup(name, len);
+			if (!name_copy)
+				return ol_be_fail(err, "out of memory");
+			drop_definition(mod, gv, name_copy, len);
+			free(name_copy);
+		}
+	}
+	return 0;
+}
+
 /* Links every input into the first one; NULL with *err on failure. */
 static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
 				 const struct ol_lto_request *req, char **err)
 {
+	struct name_set defined = { NULL, 0, 0 };
 	LLVMModuleRef dest = parse_module(ctx, diag, req, 0, err);
 
+	int keep_first = req->first_definition_prevails;
+
+	if (dest && keep_first && keep_first_definitions(dest, &defined, err)) {
+		LLVMDisposeModule(dest);
+		dest = NULL;
+	}
 	for (size_t i = 1; dest && i < req->nmodules; i++) {
 		LLVMModuleRef src = parse_module(ctx, diag, req, i, err);
 
-		if (!src) {
+		if (!src || (keep_first && keep_first_definitions(src, &defined, err))) {
+			if (src)
+				LLVMDisposeModule(src);
 			LLVMDisposeModule(dest);
+			name_set_release(&defined);
 			return NULL;
 		}
 		/* LLVMLinkModules2 destroys src, also on failure; conflicts
@@ -212,9 +347,11 @@ static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
 		if (LLVMLinkModules2(dest, src)) {
 			ol_be_msg_fail(&diag->errors, err, "linking bitcode modules failed");
 			LLVMDisposeModule(dest);
+			name_set_release(&defined);
 			return NULL;
 		}
 	}
+	name_set_release(&defined);
 	diag->module = NULL;
 	return dest;
 }

@@ -169,10 +169,52 @@ static void trace_phase(const char *name, int begin)
 		ol_timer_end();
 }
 
+/* The LTO result's file name: "<exe>.<triple>.<arch>.{o,s}", as upstream
+ * names it ("<exe>-jit-<triple>.bc" for bitcode that stops before codegen). */
+static char *lto_output_prefix(const struct ol_group *g, const struct ol_link_context *ctx,
+			       const struct ol_lto_settings *lto)
+{
+	return lto->emit_bitcode ? ol_xasprintf("%s-jit-%s", ctx->exe_name, g->triple)
+				 : ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
+}
+
+static const char *lto_output_ext(const struct ol_lto_settings *lto)
+{
+	/* PTX is assembly: upstream names it "<exe>.<triple>.<arch>.s". */
+	return lto->emit_bitcode ? "bc" : lto->emit_assembly ? "s" : "o";
+}
+
+static void note_lto(const struct ol_group *g, size_t nmodules, int opt_level, const char *what)
+{
+	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s at -O%d%s", nmodules,
+		      nmodules == 1 ? "" : "s", g->triple, *g->arch ? " " : "", g->arch, opt_level,
+		      what);
+}
+
+/* --dry-run: the commands that follow name the LTO result, which is not
+ * made (no bitcode is read, no code generated). */
+static int lto_output_name_only(const struct ol_group *g, const struct ol_link_context *ctx,
+				const struct ol_lto_settings *lto, struct strvec *files)
+{
+	char *prefix = lto_output_prefix(g, ctx, lto);
+	const char *path = ol_temp_create(prefix, lto_output_ext(lto), NULL);
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nimages; i++)
+		n += is_bitcode(g->images[i]);
+	note_lto(g, n, ol_group_opt_level(g, ctx), " (not run: --dry-run)");
+
+	free(prefix);
+	if (!path)
+		return -1;
+	strvec_push(files, path);
+	return 0;
+}
+
 int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		     const struct ol_lto_settings *lto, struct strvec *files)
 {
-	const struct ol_backend *be = ol_backend_get();
+	const struct ol_backend *be;
 	struct ol_lto_request req;
 	struct ol_buffer out = { NULL, 0 };
 	const uint8_t **modules;
@@ -182,6 +224,9 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	const char *path;
 	int rc;
 
+	if (ol_spawn_config()->dry_run)
+		return lto_output_name_only(g, ctx, lto, files);
+	be = ol_backend_get();
 	if (!be)
 		return -1;
 	modules = ol_xcalloc(g->nimages, sizeof(*modules));
@@ -195,8 +240,7 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		names[n] = g->images[i]->owner ? g->images[i]->owner->display : "<input>";
 		n++;
 	}
-	prefix = lto->emit_bitcode ? ol_xasprintf("%s-jit-%s", ctx->exe_name, g->triple)
-				   : ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
+	prefix = lto_output_prefix(g, ctx, lto);
 	if (ctx->cl->save_temps)
 		save_prefix = prefix;
 
@@ -213,12 +257,12 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	req.preserve = symbols_needed_by_objects(g);
 	req.whole_program = n == g->nimages;
 	req.save_temps_prefix = save_prefix;
+	req.first_definition_prevails = ctx->flavor != OL_FLAVOR_22;
 	req.emit_assembly = lto->emit_assembly;
 	req.emit_bitcode = lto->emit_bitcode;
 	req.phase = trace_phase;
 
-	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s at -O%d", n, n == 1 ? "" : "s",
-		      g->triple, *g->arch ? " " : "", g->arch, req.opt_level);
+	note_lto(g, n, req.opt_level, "");
 	ol_timer_begin_detail("LTO", prefix);
 	rc = be->lto(&req, &out, &err);
 	ol_timer_end();
@@ -227,9 +271,7 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 			 g->arch, err ? err : "unknown error");
 		free(err);
 	} else {
-		/* PTX is assembly: upstream names it "<exe>.<triple>.<arch>.s". */
-		path = ol_temp_write(prefix, lto->emit_bitcode ? "bc" : lto->emit_assembly ? "s" : "o",
-				     out.data, out.size);
+		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
 		if (path)
 			strvec_push(files, path);
 		else
@@ -274,7 +316,8 @@ static int pack_images(struct ol_group *g, const struct ol_link_context *ctx,
 		n++;
 		free(stem);
 	}
-	ol_ar_write(members, n, &archive);
+	if (!ol_spawn_config()->dry_run)   /* only the name is printed */
+		ol_ar_write(members, n, &archive);
 	prefix = ol_xasprintf("%s.%s%s%s.objects", ctx->exe_name, g->triple, *g->arch ? "." : "",
 			      g->arch);
 	path = ol_temp_write(prefix, "a", archive.buf, archive.len);

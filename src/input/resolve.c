@@ -197,15 +197,15 @@ static int ptr_set_add(struct ptr_set *set, const void *p)
 
 static int is_loadable_input(enum ol_input_kind kind)
 {
-	return kind == OL_IN_OBJECT || kind == OL_IN_BITCODE ||
+	return kind == OL_IN_OBJECT || kind == OL_IN_COFF || kind == OL_IN_BITCODE ||
 	       kind == OL_IN_OFFLOAD_BINARY || kind == OL_IN_EXEC;
 }
 
 /* Kinds whose symbol table means something to the host linker. */
 static int has_host_symbols(enum ol_input_kind kind)
 {
-	return kind == OL_IN_OBJECT || kind == OL_IN_BITCODE || kind == OL_IN_SHARED ||
-	       kind == OL_IN_EXEC;
+	return kind == OL_IN_OBJECT || kind == OL_IN_COFF || kind == OL_IN_BITCODE ||
+	       kind == OL_IN_SHARED || kind == OL_IN_EXEC;
 }
 
 static const struct ol_symtab *host_symbols(struct ol_object *obj)

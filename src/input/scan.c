@@ -16,6 +16,7 @@
 #include "offload/arena.h"
 #include "offload/backend.h"
 #include "offload/cmdline.h"
+#include "offload/coff.h"
 #include "offload/diag.h"
 #include "offload/mapped_file.h"
 
@@ -49,6 +50,9 @@ enum ol_input_kind ol_identify(const uint8_t *data, size_t size)
 		default: return OL_IN_OTHER;
 		}
 	}
+	/* COFF objects have no magic, only a known machine in front. */
+	if (ol_coff_is_object(data, size))
+		return OL_IN_COFF;
 	return OL_IN_OTHER;
 }
 
@@ -230,6 +234,9 @@ static void scan_object(struct scan_state *st, struct ol_object *obj)
 	case OL_IN_OBJECT:
 	case OL_IN_EXEC:
 		status = ol_elf_scan(obj, &vec);
+		break;
+	case OL_IN_COFF:
+		status = ol_coff_scan(obj, &vec);
 		break;
 	case OL_IN_BITCODE:
 		in->any_bitcode = 1;
@@ -439,6 +446,9 @@ const struct ol_symtab *ol_object_symbols(struct ol_object *obj)
 		case OL_IN_SHARED:
 		case OL_IN_EXEC:
 			ol_elf_symbols(obj->data, obj->size, &loc, &obj->host_symbols);
+			break;
+		case OL_IN_COFF:
+			ol_coff_symbols(obj->data, obj->size, &loc, &obj->host_symbols);
 			break;
 		default:
 			/* Bitcode symbols arrive with the scan; a bitcode file

@@ -6,6 +6,7 @@
  *                 raw offload binaries, lazy symbol tables
  *   elf_object.c  ELF objects through libelf: offloading sections, .comment,
  *                 entries sections, symbol tables
+ *   coff_object.c COFF objects (Windows hosts): the same, through format/coff.c
  *   archive.c     the ar walker (GNU, BSD, thin)
  *   libsearch.c   -l search, as the host linker does it
  */
@@ -36,6 +37,10 @@ struct ol_loc ol_object_loc(const struct ol_object *obj);
 int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
 			    const uint8_t *data, size_t size, const char *section);
 
+/* Which entries layout a section name stands for (inputs.h entries_abi):
+ * 16 for "omp_offloading_entries" and its CUDA/HIP siblings, 22 for
+ * "llvm_offload_entries", 0 for any other name. */
+
 /* --- elf_object.c ---------------------------------------------------------- */
 
 /* Section headers only: appends the images of every SHT_LLVM_OFFLOADING or
@@ -51,6 +56,19 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec);
  * error at `loc` (out is then empty). */
 int ol_elf_symbols(const uint8_t *data, size_t size, const struct ol_loc *loc,
 		   struct ol_symtab *out);
+
+/* --- coff_object.c --------------------------------------------------------- */
+
+/* A COFF object (Windows host): appends the images of every section whose
+ * name starts with ".llvm.offloading" to vec and sets obj->entries_abi from
+ * the entries sections ("omp_offloading_entries$OE").  Returns 0, or -1
+ * after reporting the error. */
+int ol_coff_scan(struct ol_object *obj, struct ol_image_vec *vec);
+
+/* External and weak external symbols of a COFF object, as the host linker
+ * sees them (arena arrays).  Returns 0, or -1 after reporting at `loc`. */
+int ol_coff_symbols(const uint8_t *data, size_t size, const struct ol_loc *loc,
+		    struct ol_symtab *out);
 
 /* --- archive.c ------------------------------------------------------------- */
 

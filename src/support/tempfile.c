@@ -21,6 +21,7 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *volatile temps[MAX_TEMPS];
 static volatile size_t ntemps;
 static int save_temps;
+static int names_only;      /* --dry-run: names are made, files are not */
 static int initialized;
 /* A child that writes files of ours (the speculative host link, in its own
  * process group): whatever ends this process stops it first, so that
@@ -74,11 +75,12 @@ void ol_temp_set_writer(int pid)
 	writer_pid = pid;
 }
 
-void ol_temp_init(int keep)
+void ol_temp_init(int keep, int dry_run)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
 
 	save_temps = keep;
+	names_only = dry_run;
 	if (initialized)
 		return;
 	initialized = 1;
@@ -136,11 +138,43 @@ static char *arena_path(const char *path)
 	return copy;
 }
 
+/* --dry-run: the name a temp file would get, nothing created.  The
+ * random part is what mkstemps would fill in: names stay distinct. */
+static char *name_only(const char *prefix, const char *ext)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static unsigned long counter;
+	const char *dir = getenv("TMPDIR");
+	unsigned long n;
+	char random[7];
+
+	if (save_temps)
+		return ext && *ext ? ol_xasprintf("%s.%s", prefix, ext) : ol_xstrdup(prefix);
+	pthread_mutex_lock(&registry_lock);
+	n = ++counter * 2654435761ul ^ (unsigned long)getpid();
+	pthread_mutex_unlock(&registry_lock);
+	for (size_t i = 0; i < 6; i++, n /= sizeof(letters) - 1)
+		random[i] = letters[n % (sizeof(letters) - 1)];
+	random[6] = '\0';
+	if (!dir || !*dir)
+		dir = "/tmp";
+	return ext && *ext ? ol_xasprintf("%s/%s-%s.%s", dir, prefix, random, ext)
+			   : ol_xasprintf("%s/%s-%s", dir, prefix, random);
+}
+
 const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out)
 {
 	char *path;
 	int fd;
 
+	if (names_only) {
+		if (fd_out)
+			OL_BUG("a file descriptor for a --dry-run temp name");
+		path = name_only(prefix, ext);
+		char *result = arena_path(path);
+		free(path);
+		return result;
+	}
 	if (save_temps) {
 		/* Deterministic names in the working directory, as upstream. */
 		path = ext && *ext ? ol_xasprintf("%s.%s", prefix, ext) : ol_xstrdup(prefix);
@@ -190,7 +224,11 @@ static int write_all(int fd, const void *data, size_t size)
 const char *ol_temp_write(const char *prefix, const char *ext, const void *data, size_t size)
 {
 	int fd;
-	const char *path = ol_temp_create(prefix, ext, &fd);
+	const char *path;
+
+	if (names_only)
+		return ol_temp_create(prefix, ext, NULL);
+	path = ol_temp_create(prefix, ext, &fd);
 
 	if (!path)
 		return NULL;

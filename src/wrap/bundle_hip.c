@@ -53,6 +53,13 @@ int ol_bundle_hip(const struct ol_kind_images *images, const struct ol_link_cont
 	uint8_t *data;
 	size_t size;
 
+	/* --dry-run links nothing: like upstream, whose bundler does not run
+	 * then, the module embeds an empty fat binary. */
+	if (ol_spawn_config()->dry_run) {
+		free(hip);
+		ol_bundled_add(out, NULL, 0);
+		return 0;
+	}
 	for (size_t i = 0; i < images->n; i++) {
 		const struct ol_group *g = images->groups[i];
 		hip[i].triple = g->triple;

@@ -99,18 +99,29 @@ static size_t kinds_in_order(const struct ol_groups *groups, enum ol_offload_kin
 static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bundled,
 		     const struct ol_link_context *ctx, const char **object_out)
 {
-	const struct ol_backend *be = ol_backend_get();
+	const struct ol_backend *be;
 	struct ol_wrap_request req;
 	struct ol_buffer obj = { NULL, 0 };
 	char *ir = NULL, *err = NULL, *prefix, *bc_path = NULL;
+	int dry_run = ol_spawn_config()->dry_run;
 	int rc = 0;
 
-	if (!be)
-		return -1;
 	prefix = ctx->flavor == OL_FLAVOR_16
 			 ? ol_xasprintf("%s.image.wrapper", ctx->exe_name)
 			 : ol_xasprintf("%s.%s.image.wrapper", ctx->exe_name, ol_offload_kind_name(kw->kind));
-	if (ctx->cl->save_temps && ctx->flavor != OL_FLAVOR_16)
+	/* --dry-run builds the module only to print it, and compiles nothing:
+	 * the host line names the object it would be. */
+	if (dry_run && !ctx->cl->print_wrapped_module) {
+		*object_out = ol_temp_create(prefix, "o", NULL);
+		free(prefix);
+		return *object_out ? 0 : -1;
+	}
+	be = ol_backend_get();
+	if (!be) {
+		free(prefix);
+		return -1;
+	}
+	if (ctx->cl->save_temps && ctx->flavor != OL_FLAVOR_16 && !dry_run)
 		bc_path = ol_xasprintf("%s.bc", prefix);
 
 	memset(&req, 0, sizeof(req));
@@ -128,7 +139,7 @@ static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bun
 
 	ol_spawn_note("wrapping %zu %s image%s for %s", bundled->n, kw->title,
 		      bundled->n == 1 ? "" : "s", req.host_triple);
-	if (be->wrap(&req, &obj, &ir, &err) != 0) {
+	if (be->wrap(&req, dry_run ? NULL : &obj, &ir, &err) != 0) {
 		rc = ol_error("cannot build the %s registration module: %s", kw->title,
 			      err ? err : "unknown error");
 	} else {
@@ -145,6 +156,35 @@ static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bun
 	free(err);
 	free(prefix);
 	free(bc_path);
+	return rc;
+}
+
+int ol_wrap_check_kinds(const struct ol_groups *groups)
+{
+	unsigned reported = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < groups->n; i++) {
+		const struct ol_group *g = &groups->v[i];
+
+		for (size_t k = 0; k < g->nimages; k++) {
+			const struct ol_device_image *img = g->images[k];
+			enum ol_offload_kind kind = img->bin.offload_kind;
+
+			/* A kind no release knows (0x77) would be linked and
+			 * then dropped without a word: a program missing code. */
+			if (kind == OL_OFK_NONE && img->bin.offload_kind_raw != 0) {
+				rc = ol_error_at(&img->loc, "unknown offload kind %#x",
+						 (unsigned)img->bin.offload_kind_raw);
+				continue;
+			}
+			if (kind == OL_OFK_NONE || wrapper_for(kind) || (reported & kind))
+				continue;
+			reported |= kind;
+			rc = ol_error_at(&img->loc, "%s bundling is not supported",
+					 ol_offload_kind_name(kind));
+		}
+	}
 	return rc;
 }
 

@@ -70,6 +70,8 @@ subs["%run-omp19"] = "%s %s" % (os.path.join(config.test_source_root, "Inputs", 
                                 config.ol_tmpfile_shim)
 
 for version in ("16", "19", "22"):
+    # The release's own tools (clang-offload-packager), for test/lit/upstream.
+    subs.setdefault("%llvm" + version + "bin", "/usr/lib/llvm-%s/bin" % version)
     clang = shutil.which("clang-" + version)
     if clang:
         config.available_features.add("clang" + version)

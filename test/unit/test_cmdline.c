@@ -1,5 +1,5 @@
 /*
- * Unit tests for the command line (src/driver/cmdline.c): the llvm::opt-style
+ * Unit tests for the command line (src/driver/): the llvm::opt-style
  * matcher in all its spellings, re-rendering for the host linker (joined ->
  * separate, aliases as their target, order kept, wrapper objects after every
  * -o), response files, the host linker's view (link_items), and the

@@ -66,6 +66,30 @@ static void hand_llvm_options_to_backend(const struct ol_cmdline *cl)
 	ol_backend_set_llvm_args((int)k, argv);
 }
 
+/* An LLVM option that prints and exits (-mllvm --help, --offload-opt=
+ * --version): upstream hands every LLVM option to LLVM's parser at start,
+ * we do so when the backend loads, so such a request loads it at once. */
+static int asks_llvm_to_print(const struct ol_cmdline *cl)
+{
+	static const char *const printers[] = {
+		"help", "help-hidden", "help-list", "help-list-hidden", "version", NULL,
+	};
+	const struct strvec *lists[] = { &cl->mllvm, &cl->offload_opt };
+
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->nr; i++) {
+			const char *v = lists[l]->v[i];
+
+			if (v[0] != '-')
+				continue;
+			v += v[1] == '-' ? 2 : 1;
+			for (const char *const *p = printers; *p; p++)
+				if (strcmp(v, *p) == 0)
+					return 1;
+		}
+	return 0;
+}
+
 /* The inputs stay mapped: unmapping hundreds of files one by one costs
  * about a millisecond that process exit does for free. */
 static void release_all(void)
@@ -175,13 +199,16 @@ int main(int argc, char **argv)
 		return ol_cache_command(argc - 2, argv + 2);
 	if (ol_cmdline_parse(argc, argv, &cl) < 0 || ol_relocatable_check(&cl) < 0)
 		ol_checkpoint();
-	ol_temp_init(cl.save_temps);
+	ol_temp_init(cl.save_temps, cl.dry_run);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
 	ol_stats_configure(&cl);
 	ol_timer_begin("Execute linker wrapper");
 	hand_llvm_options_to_backend(&cl);
+	/* LLVM prints and exits while it loads; it returns only on failure. */
+	if (asks_llvm_to_print(&cl))
+		return finish(&cl, ol_backend_get() ? 0 : 1);
 
 	/* --override-image replaces scanning and device linking (19, 22). */
 	if (cl.override_image.nr)
@@ -223,6 +250,9 @@ int main(int argc, char **argv)
 	end_stage(ol_resolve(&in, &cl));
 	begin_stage("Group device images");
 	end_stage(ol_group_images(&in, &ctx, &groups));
+	/* A kind that cannot be registered fails the link before any device link. */
+	if (ol_wrap_check_kinds(&groups) < 0)
+		ol_checkpoint();
 	ol_stats_images(in.nimages, groups.n);
 	ol_warn_unused_offload_archs(&groups, &ctx);
 	ol_mapped_drop_pages();

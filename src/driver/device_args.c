@@ -1,0 +1,82 @@
+/*
+ * device_args: which --device-linker= and --device-compiler= values apply
+ * to a device link, with each release's rule (upstream's getLinkerArgs).
+ */
+#include "offload/cmdline.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* Whether the first component of a triple names an architecture that
+ * llvm::Triple knows (Triple::parseArch), which is how 22 tells
+ * "<triple>=<value>" from "-option=value". */
+static int triple_has_known_arch(const char *triple, size_t len)
+{
+	static const char *const arches[] = {
+		"i386", "i486", "i586", "i686", "i786", "i886", "i986", "amd64", "x86_64",
+		"x86_64h", "powerpc", "powerpcspe", "ppc", "ppc32", "powerpcle", "ppcle", "ppc32le",
+		"powerpc64", "ppu", "ppc64", "powerpc64le", "ppc64le", "xscale", "xscaleeb",
+		"aarch64", "aarch64_be", "aarch64_32", "arc", "arm64", "arm64_32", "arm64e",
+		"arm64ec", "arm", "armeb", "thumb", "thumbeb", "avr", "m68k", "msp430", "mips",
+		"mipseb", "mipsallegrex", "mipsisa32r6", "mipsr6", "mipsel", "mipsallegrexel",
+		"mipsisa32r6el", "mipsr6el", "mips64", "mips64eb", "mipsn32", "mipsisa64r6",
+		"mips64r6", "mipsn32r6", "mips64el", "mipsn32el", "mipsisa64r6el", "mips64r6el",
+		"mipsn32r6el", "r600", "amdgcn", "riscv32", "riscv64", "riscv32be", "riscv64be",
+		"hexagon", "s390x", "systemz", "sparc", "sparcel", "sparcv9", "sparc64", "tce",
+		"tcele", "xcore", "nvptx", "nvptx64", "le32", "le64", "amdil", "amdil64", "hsail",
+		"hsail64", "spir", "spir64", "lanai", "renderscript32", "renderscript64", "shave",
+		"ve", "wasm32", "wasm64", "csky", "loongarch32", "loongarch64", "dxil", "xtensa",
+		"bpf", "bpfel", "bpfeb", NULL,
+	};
+	/* Families whose names carry a version: "spirv64v1.2", "dxilv1.6". */
+	static const char *const versioned_families[] = { "spirv", "kalimba", "dxilv1.", NULL };
+	/* ARM sub-architectures ("armv7a", "thumbv8m.main"): a digit follows. */
+	static const char *const arm_families[] = { "armv", "armebv", "thumbv", "thumbebv", NULL };
+	const char *dash = memchr(triple, '-', len);
+	size_t alen = dash ? (size_t)(dash - triple) : len;
+
+	for (const char *const *p = arches; *p; p++)
+		if (strlen(*p) == alen && strncmp(triple, *p, alen) == 0)
+			return 1;
+	for (const char *const *p = versioned_families; *p; p++)
+		if (alen >= strlen(*p) && strncmp(triple, *p, strlen(*p)) == 0)
+			return 1;
+	for (const char *const *p = arm_families; *p; p++) {
+		size_t plen = strlen(*p);
+
+		if (alen > plen && strncmp(triple, *p, plen) == 0 &&
+		    isdigit((unsigned char)triple[plen]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * getLinkerArgs' rule for --device-linker= / --device-compiler= values
+ * (spec 4.2).  The value splits at its first '=' into T and V:
+ *   16, 19: no V -> the whole value; T equal to the group triple -> V;
+ *           any other T -> dropped (so "--device-linker=k=v" is lost).
+ *   22:     T not a triple (unknown arch) -> the whole value; else as 16/19.
+ * AUTO uses 22's rule.
+ */
+void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *raw,
+			    const char *triple, enum ol_flavor flavor, struct strvec *out)
+{
+	(void)cl;
+	for (size_t i = 0; i < raw->nr; i++) {
+		const char *arg = raw->v[i];
+		const char *eq = strchr(arg, '=');
+		size_t tlen = eq ? (size_t)(eq - arg) : strlen(arg);
+		const char *value = eq ? eq + 1 : "";
+
+		if (flavor != OL_FLAVOR_16 && flavor != OL_FLAVOR_19 &&
+		    !triple_has_known_arch(arg, tlen)) {
+			strvec_push(out, arg);
+			continue;
+		}
+		if (!*value)
+			strvec_pushf(out, "%.*s", (int)tlen, arg);
+		else if (triple && strlen(triple) == tlen && strncmp(arg, triple, tlen) == 0)
+			strvec_push(out, value);
+	}
+}

@@ -1,0 +1,121 @@
+/*
+ * driver_internal: the pieces of the command line (src/driver/) shared
+ * between its files.  Not part of the public contract (offload/cmdline.h).
+ *
+ *   cmdline.c        ol_cmdline_parse and ol_cmdline_release: the steps below
+ *                    in order
+ *   response_file.c  argv to words, @file expanded
+ *   option_table.c   the records of options.def in llvm::opt's order
+ *   match.c          words to arguments, as OptTable::ParseOneArg
+ *   help.c           --help, --help-hidden, --version
+ *   decode.c         the wrapper's own options into struct ol_cmdline
+ *   host_view.c      the host linker's view: link_items, -L, --sysroot
+ *   render.c         the host linker's command line (ol_cmdline_render_host)
+ *   device_args.c    --device-linker/--device-compiler values per device link
+ */
+#ifndef OFFLOAD_DRIVER_INTERNAL_H
+#define OFFLOAD_DRIVER_INTERNAL_H
+
+#include <stddef.h>
+#include "offload/cmdline.h"
+
+/* --- option_table.c --------------------------------------------------------- */
+
+enum ol_opt_kind {
+	OL_KIND_FLAG,
+	OL_KIND_JOINED,
+	OL_KIND_SEPARATE,
+	OL_KIND_JOINED_OR_SEPARATE,
+};
+
+enum {
+	OL_OPTF_WRAPPER_ONLY = 1 << 0,
+	OL_OPTF_DEVICE_ONLY = 1 << 1,
+	OL_OPTF_HIDDEN = 1 << 2,
+	OL_OPTF_VARIANT = 1 << 3,
+};
+
+/* The releases a record belongs to. */
+enum { OL_V16 = 1 << 0, OL_V19 = 1 << 1, OL_V22 = 1 << 2, OL_VALL = OL_V16 | OL_V19 | OL_V22 };
+
+struct ol_opt {
+	enum ol_opt_id id;
+	const char *const *prefixes;
+	const char *name;
+	enum ol_opt_kind kind;
+	unsigned flags;
+	enum ol_opt_id alias;   /* OPT_COUNT when not an alias */
+	enum ol_opt_id canon;
+	const char *metavar;
+	const char *help;
+	unsigned versions;
+};
+
+/* Every record of options.def, indexed by enum ol_opt_id. */
+extern const struct ol_opt ol_opts[];
+#define OL_NOPTS ((size_t)OPT_INPUT)
+
+/* The records of a release (OL_V*), every release's for AUTO. */
+unsigned ol_flavor_mask(enum ol_flavor flavor);
+
+/* Record indices in upstream's order (TableGen's StrCmpOptionName; records
+ * with one name keep options.def order, newest release first). */
+const unsigned short *ol_opts_sorted(void);
+
+/* The records, in ol_opts_sorted() order, that can match a word beginning
+ * with `first` (one of their prefixes starts with it). */
+struct ol_opt_candidates {
+	const unsigned short *v;
+	size_t n;
+};
+struct ol_opt_candidates ol_opts_starting_with(unsigned char first);
+
+/* Length of prefix+name when `word` starts with one of rec's spellings, else 0. */
+size_t ol_opt_spelling_length(const struct ol_opt *rec, const char *word);
+
+/* --- response_file.c -------------------------------------------------------- */
+
+struct ol_words {
+	const char **v;
+	size_t nr, alloc;
+};
+
+void ol_words_push(struct ol_words *w, const char *s);
+/* Appends `word`, or the words of the response file "@path" names (a file
+ * that does not exist leaves "@path" a word).  Returns 0, or -1 (reported). */
+int ol_words_expand(struct ol_words *out, const char *word);
+
+/* --- match.c ------------------------------------------------------------------ */
+
+struct ol_parsed {
+	struct ol_arg *args;
+	const struct ol_opt **recs;  /* matched record per arg; NULL for INPUT/UNKNOWN */
+	size_t nr, alloc;
+};
+
+/* Matches every word with the records of `vmask`.  A separate option at the
+ * end of the line is "<opt>: missing argument" with `report` (returns -1),
+ * else an unknown option. */
+int ol_match_words(const struct ol_words *w, unsigned vmask, struct ol_parsed *out, int report);
+void ol_parsed_release(struct ol_parsed *p);
+/* The words a parsed line came from (empty words are gone, as in llvm). */
+void ol_words_of_args(const struct ol_cmdline *cl, struct ol_words *out);
+
+/* --- help.c ------------------------------------------------------------------- */
+
+void ol_print_help(const char *argv0, enum ol_flavor flavor, int show_hidden);
+void ol_print_version(const char *argv0);
+
+/* --- decode.c ----------------------------------------------------------------- */
+
+/* --offload-abi=: the release whose table applies (AUTO without one). */
+int ol_decode_offload_abi(const struct ol_parsed *p, enum ol_flavor *flavor);
+/* The wrapper's options into cl.  Returns 0, or -1 after reporting bad values. */
+int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p);
+
+/* --- host_view.c -------------------------------------------------------------- */
+
+/* Fills cl->link_items, cl->lib_paths and cl->sysroot from cl->args. */
+void ol_build_host_view(struct ol_cmdline *cl);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * match: the words of a command line matched against the option table
+ * exactly as llvm::opt::OptTable::ParseOneArg does: the first record (in
+ * TableGen's order) whose prefix+name starts the word and whose kind accepts
+ * it wins, so the longest name wins; an unmatched "-word" is an unknown
+ * option, an unmatched "/word" or plain word a positional input.
+ */
+#include "driver_internal.h"
+#include "offload/diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The option an argument carries: aliases resolved, variants folded. */
+static enum ol_opt_id canonical_id(const struct ol_opt *rec)
+{
+	const struct ol_opt *target = rec->alias != OPT_COUNT ? &ol_opts[rec->alias] : rec;
+
+	return target->canon;
+}
+
+static void parsed_push(struct ol_parsed *p, enum ol_opt_id id, const char *raw, const char *value,
+			const struct ol_opt *rec)
+{
+	if (p->nr == p->alloc) {
+		p->alloc = p->alloc ? p->alloc * 2 : 64;
+		p->args = ol_xrealloc(p->args, p->alloc * sizeof(*p->args));
+		p->recs = ol_xrealloc(p->recs, p->alloc * sizeof(*p->recs));
+	}
+	p->args[p->nr].id = id;
+	p->args[p->nr].raw = raw;
+	p->args[p->nr].value = value;
+	p->recs[p->nr] = rec;
+	p->nr++;
+}
+
+void ol_parsed_release(struct ol_parsed *p)
+{
+	free(p->args);
+	free(p->recs);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Matches words[*i] (advancing *i past what it consumed) like ParseOneArg.
+ * Returns 0, or -1 when a separate option ends the line; then, with
+ * `report`, "<opt>: missing argument" (upstream's text) is reported, and
+ * without it the word is kept as an unknown option.
+ */
+static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, struct ol_parsed *out,
+		     int report)
+{
+	const char *word = w->v[*i];
+	struct ol_opt_candidates cand;
+
+	if ((word[0] != '-' && word[0] != '/') || strcmp(word, "-") == 0) {
+		parsed_push(out, OPT_INPUT, word, NULL, NULL);
+		++*i;
+		return 0;
+	}
+	cand = ol_opts_starting_with((unsigned char)word[0]);
+	for (size_t k = 0; k < cand.n; k++) {
+		const struct ol_opt *rec = &ol_opts[cand.v[k]];
+		size_t len;
+
+		if (!(rec->versions & vmask))
+			continue;
+		len = ol_opt_spelling_length(rec, word);
+		if (!len)
+			continue;
+		switch (rec->kind) {
+		case OL_KIND_FLAG:
+			if (word[len])
+				continue;
+			parsed_push(out, canonical_id(rec), word, NULL, rec);
+			++*i;
+			return 0;
+		case OL_KIND_JOINED:
+			parsed_push(out, canonical_id(rec), word, word + len, rec);
+			++*i;
+			return 0;
+		case OL_KIND_SEPARATE:
+		case OL_KIND_JOINED_OR_SEPARATE:
+			if (word[len]) {
+				if (rec->kind == OL_KIND_SEPARATE)
+					continue;
+				parsed_push(out, canonical_id(rec), word, word + len, rec);
+				++*i;
+				return 0;
+			}
+			if (*i + 1 >= w->nr) {
+				if (report)
+					return ol_error("%s: missing argument", word);
+				parsed_push(out, OPT_UNKNOWN, word, NULL, NULL);
+				++*i;
+				return 0;
+			}
+			parsed_push(out, canonical_id(rec), word, w->v[*i + 1], rec);
+			*i += 2;
+			return 0;
+		}
+	}
+	/* llvm::opt: an unmatched word starting with '/' is a path. */
+	parsed_push(out, word[0] == '/' ? OPT_INPUT : OPT_UNKNOWN, word, NULL, NULL);
+	++*i;
+	return 0;
+}
+
+int ol_match_words(const struct ol_words *w, unsigned vmask, struct ol_parsed *out, int report)
+{
+	size_t i = 0;
+
+	while (i < w->nr) {
+		/* llvm::opt skips empty arguments altogether. */
+		if (!w->v[i][0]) {
+			i++;
+			continue;
+		}
+		if (match_one(w, &i, vmask, out, report))
+			return -1;
+	}
+	return 0;
+}
+
+/* A joined value points into its own word; a separate one is the next word,
+ * which lies past the word's terminating NUL, so this test cannot confuse
+ * them. */
+static int value_is_joined(const struct ol_arg *a)
+{
+	size_t rlen, vlen;
+
+	if (!a->value)
+		return 0;
+	rlen = strlen(a->raw);
+	vlen = strlen(a->value);
+	return vlen <= rlen && a->raw + (rlen - vlen) == a->value;
+}
+
+/* The words a parsed line came from (empty words are gone, as in llvm). */
+void ol_words_of_args(const struct ol_cmdline *cl, struct ol_words *out)
+{
+	for (size_t i = 0; i < cl->nargs; i++) {
+		const struct ol_arg *a = &cl->args[i];
+
+		ol_words_push(out, a->raw);
+		if (a->value && !value_is_joined(a))
+			ol_words_push(out, a->value);
+	}
+}

@@ -1,0 +1,155 @@
+/*
+ * option_table: the records of include/offload/options.def (upstream's
+ * LinkerWrapperOpts.td of 16, 19 and 22) in the order llvm::opt tries them,
+ * and the lookups the matcher and the help printer make on them.
+ */
+#include "driver_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* The prefixes a record is spelled with. */
+static const char *const ol_pfx_DD[] = { "--", NULL };
+static const char *const ol_pfx_D[] = { "-", NULL };
+static const char *const ol_pfx_DD_D[] = { "--", "-", NULL };
+static const char *const ol_pfx_COFF[] = { "/", "-", "/?", "-?", NULL };
+
+#define NONE 0
+#define WRAPPER_ONLY OL_OPTF_WRAPPER_ONLY
+#define DEVICE_ONLY OL_OPTF_DEVICE_ONLY
+#define HIDDEN OL_OPTF_HIDDEN
+#define VARIANT OL_OPTF_VARIANT
+#define V16 OL_V16
+#define V19 OL_V19
+#define V22 OL_V22
+#define OPT_none OPT_COUNT
+const struct ol_opt ol_opts[] = {
+#define OPTION(id_, prefixes_, name_, kind_, flags_, alias_, canon_, metavar_, help_, versions_) \
+	{ OPT_##id_, ol_pfx_##prefixes_, name_, OL_KIND_##kind_, (flags_), OPT_##alias_,       \
+	  OPT_##canon_, metavar_, help_, (versions_) },
+#include "offload/options.def"
+#undef OPTION
+};
+#undef OPT_none
+#undef V22
+#undef V19
+#undef V16
+#undef VARIANT
+#undef HIDDEN
+#undef DEVICE_ONLY
+#undef WRAPPER_ONLY
+#undef NONE
+
+_Static_assert(sizeof(ol_opts) / sizeof(ol_opts[0]) == OL_NOPTS,
+	       "options.def and enum ol_opt_id disagree");
+
+unsigned ol_flavor_mask(enum ol_flavor flavor)
+{
+	switch (flavor) {
+	case OL_FLAVOR_16:
+		return OL_V16;
+	case OL_FLAVOR_19:
+		return OL_V19;
+	case OL_FLAVOR_22:
+		return OL_V22;
+	case OL_FLAVOR_AUTO:
+		break;
+	}
+	return OL_VALL;
+}
+
+/* TableGen's StrCmpOptionName: case-insensitive, a name sorts after every
+ * longer name it is a prefix of, exact case as the tie-break ("L" < "l"). */
+static int option_name_cmp(const char *a, const char *b)
+{
+	const char *x = a, *y = b;
+
+	for (;; x++, y++) {
+		int ca = tolower((unsigned char)*x), cb = tolower((unsigned char)*y);
+
+		if (ca != cb) {
+			if (!ca)
+				return 1;
+			if (!cb)
+				return -1;
+			return ca < cb ? -1 : 1;
+		}
+		if (!ca)
+			return strcmp(a, b);
+	}
+}
+
+static unsigned short sorted_opts[OL_NOPTS];
+
+/* Upstream's order; records with the same name keep options.def order, so
+ * the newest release's record is the one AUTO matches first. */
+const unsigned short *ol_opts_sorted(void)
+{
+	static int ready;
+
+	if (ready)
+		return sorted_opts;
+	for (size_t i = 0; i < OL_NOPTS; i++) {
+		size_t j = i;
+
+		while (j > 0 && option_name_cmp(ol_opts[sorted_opts[j - 1]].name, ol_opts[i].name) > 0) {
+			sorted_opts[j] = sorted_opts[j - 1];
+			j--;
+		}
+		sorted_opts[j] = (unsigned short)i;
+	}
+	ready = 1;
+	return sorted_opts;
+}
+
+/*
+ * The records, in ol_opts_sorted() order, that can match a word beginning with
+ * a given character (one of their prefixes starts with it).  A link line is
+ * mostly absolute paths, and only the few COFF-style options start with '/':
+ * without this each path would be tried against the whole table.
+ */
+struct ol_opt_candidates ol_opts_starting_with(unsigned char first)
+{
+	static unsigned short lists[4 * OL_NOPTS];   /* a record sits under each prefix's first char */
+	static struct ol_opt_candidates by_char[256];
+	static int ready;
+
+	if (!ready) {
+		const unsigned short *order = ol_opts_sorted();
+		size_t used = 0;
+
+		for (unsigned c = 1; c < 256; c++) {
+			by_char[c].v = lists + used;
+			for (size_t k = 0; k < OL_NOPTS; k++) {
+				const struct ol_opt *rec = &ol_opts[order[k]];
+				int hit = 0;
+
+				for (const char *const *p = rec->prefixes; *p && !hit; p++)
+					hit = (unsigned char)(*p)[0] == c;
+				if (hit && used < sizeof(lists) / sizeof(lists[0])) {
+					lists[used++] = order[k];
+					by_char[c].n++;
+				}
+			}
+		}
+		ready = 1;
+	}
+	return by_char[first];
+}
+
+/* Length of prefix+name when `word` starts with one of rec's spellings. */
+size_t ol_opt_spelling_length(const struct ol_opt *rec, const char *word)
+{
+	for (const char *const *p = rec->prefixes; *p; p++) {
+		size_t plen = strlen(*p), nlen;
+
+		/* Most records fail on the name's first byte: test it before
+		 * measuring and comparing the whole name. */
+		if (strncmp(word, *p, plen) != 0 || word[plen] != rec->name[0])
+			continue;
+		nlen = strlen(rec->name);
+		if (strncmp(word + plen, rec->name, nlen) == 0)
+			return plen + nlen;
+	}
+	return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * render: the host linker's command line, every argument that is not
+ * wrapper-only re-rendered as llvm::opt's Arg::render() does (joined-or-
+ * separate options separate, aliases as their target, unknown options and
+ * inputs verbatim), with the registration objects after each -o and /out:.
+ */
+#include "driver_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void push_joined(struct strvec *out, const char *a, size_t alen, const char *b)
+{
+	strvec_pushf(out, "%.*s%s", (int)alen, a, b ? b : "");
+}
+
+/* Arg::render() for one argument; wrapper objects follow each -o and /out:. */
+static void render_arg(const struct ol_arg *a, const struct ol_opt *rec,
+		       const char *const *wrapper_objs, struct strvec *out)
+{
+	const struct ol_opt *target;
+	const char *spelling;
+	size_t spell_len;
+
+	if (!rec) {
+		strvec_push(out, a->raw);
+		return;
+	}
+	if (rec->flags & OL_OPTF_WRAPPER_ONLY)
+		return;
+	if (rec->alias != OPT_COUNT) {
+		/* An alias is rendered as its target, in the target's first
+		 * spelling: "--library=x" -> "-L x", "-r" -> "--relocatable". */
+		target = &ol_opts[rec->alias];
+		spelling = target->prefixes[0];
+		spell_len = strlen(spelling);
+	} else {
+		target = rec;
+		spelling = a->raw;
+		spell_len = ol_opt_spelling_length(rec, a->raw);
+	}
+	switch (target->kind) {
+	case OL_KIND_FLAG:
+		if (rec->alias != OPT_COUNT)
+			strvec_pushf(out, "%s%s", spelling, target->name);
+		else
+			push_joined(out, spelling, spell_len, NULL);
+		break;
+	case OL_KIND_JOINED:
+		if (rec->alias != OPT_COUNT)
+			strvec_pushf(out, "%s%s%s", spelling, target->name, a->value);
+		else
+			push_joined(out, spelling, spell_len, a->value);
+		break;
+	case OL_KIND_SEPARATE:
+	case OL_KIND_JOINED_OR_SEPARATE:
+		if (rec->alias != OPT_COUNT)
+			strvec_pushf(out, "%s%s", spelling, target->name);
+		else
+			push_joined(out, spelling, spell_len, NULL);
+		strvec_push(out, a->value);
+		break;
+	}
+	if ((target->canon == OPT_o || target->canon == OPT_out) && wrapper_objs)
+		strvec_pushv(out, wrapper_objs);
+}
+
+void ol_cmdline_render_host(const struct ol_cmdline *cl, const char *const *wrapper_objs,
+			    struct strvec *out)
+{
+	struct ol_words words = { NULL, 0, 0 };
+	struct ol_parsed parsed = { NULL, NULL, 0, 0 };
+
+	/* Match the words again with the table of the release being emulated:
+	 * cl->flavor may have been decided from the inputs after parsing, and
+	 * a word one release knows is an unknown option to another. */
+	ol_words_of_args(cl, &words);
+	ol_match_words(&words, ol_flavor_mask(cl->flavor), &parsed, 0);
+	for (size_t i = 0; i < parsed.nr; i++)
+		render_arg(&parsed.args[i], parsed.recs[i], wrapper_objs, out);
+	ol_parsed_release(&parsed);
+	free(words.v);
+}
