@@ -145,5 +145,7 @@ const struct ol_backend *ol_backend_get(void);
  * backend's init() when it is loaded.  The strings must outlive the link. */
 void ol_backend_set_llvm_args(int argc, const char *const *argv);
 int ol_backend_loaded(void);
+/* The file the backend was loaded from (NULL before it is). */
+const char *ol_backend_path(void);
 
 #endif

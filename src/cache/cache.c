@@ -283,6 +283,9 @@ void ol_cache_group_key(struct ol_cache *c, const struct ol_group *g,
 	ol_sha256_init(&h);
 	ol_key_str(&h, CACHE_FORMAT);
 	ol_key_str(&h, OL_VERSION);
+	/* This build of the tool, and of its LLVM part below: a changed device
+	 * link or LTO must not find the images the old one made. */
+	ol_key_file(c, &h, "/proc/self/exe");
 	ol_key_u64(&h, (uint64_t)ctx->flavor);
 	ol_key_str(&h, g->triple);
 	ol_key_str(&h, g->arch);
@@ -296,6 +299,7 @@ void ol_cache_group_key(struct ol_cache *c, const struct ol_group *g,
 	if (bitcode) {
 		const struct ol_backend *be = ol_backend_get();
 		ol_key_str(&h, be ? be->llvm_version : "no backend");
+		ol_key_file(c, &h, ol_backend_path());
 	}
 	/* Every option that reaches the device link or its LTO. */
 	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &device);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 static const struct ol_backend *backend;
+static char *backend_path;
 static int load_failed;
 static int llvm_argc;
 static const char *const *llvm_argv;
@@ -25,6 +26,11 @@ void ol_backend_set_llvm_args(int argc, const char *const *argv)
 int ol_backend_loaded(void)
 {
 	return backend != NULL;
+}
+
+const char *ol_backend_path(void)
+{
+	return backend_path;
 }
 
 static const struct ol_backend *load(void)
@@ -55,6 +61,9 @@ static const struct ol_backend *load(void)
 		return NULL;
 	}
 	ol_spawn_note("loaded LLVM %s backend", be->llvm_version);
+	Dl_info info;
+	if (dladdr((void *)(uintptr_t)entry, &info) && info.dli_fname)
+		backend_path = ol_xstrdup(info.dli_fname);
 	return be;
 }
 
