@@ -155,6 +155,34 @@ def gpu_units(outdir, clang, units, archs, lto, jobs, runtime=True):
     return objects
 
 
+def project_units(outdir, clang, units, programs, archs, jobs):
+    """A project of `programs` executables sharing one static library: the
+    library is gpu_sources' units in libdev.a; each program's main.c differs
+    from the others in host code only and calls every library function, so
+    every executable links the same device code (the case AMReX reports).
+    Returns (library path, [main objects])."""
+    sources = gpu_sources(outdir, units)[1:]
+    objects = [s[:-2] + ".o" for s in sources]
+    mains = []
+    for p in range(programs):
+        path = os.path.join(outdir, "prog%02d.c" % p)
+        with open(path, "w") as out:
+            out.write("#include <stdio.h>\n")
+            out.write("".join("int gpu%03d(int *, int);\n" % u for u in range(units)))
+            out.write("int main(void) {\n  int a[16] = {0};\n  long total = %d;\n" % p)
+            out.write("".join("  total += gpu%03d(a, 16);\n" % u for u in range(units)))
+            out.write("  printf(\"program %d: %%ld\\n\", total);\n  return 0;\n}\n" % p)
+        mains.append(path)
+    cmds = [[clang, "-O1"] + gpu_flags(archs, False) + ["-c", src, "-o", src[:-2] + ".o"]
+            for src in sources + mains]
+    _compile_all(jobs, cmds)
+    library = os.path.join(outdir, "libdev.a")
+    if os.path.exists(library):
+        os.remove(library)
+    subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", "rcs", library] + objects, check=True)
+    return library, [m[:-2] + ".o" for m in mains]
+
+
 # What the CUDA/HIP sources need of the vendors' headers, without them: the
 # attributes clang knows and the launch function a kernel's host stub calls.
 GPU_LANG_PRELUDE = """\

@@ -5,7 +5,7 @@ clang-linker-wrapper, in the same run on the same machine.
   bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7]
                [--gpu-units 100] [--gpu-archs sm_80,sm_90,gfx90a,gfx942] [--gpu-lto]
                [--gpu-clang 19|22]
-               [--rdc-units 100] [--only host|offload|gpu|cuda|hip|relink]
+               [--rdc-units 100] [--only host|offload|gpu|cuda|hip|relink|project]
 
 (a) host: a plain host link of many objects with no offloading data, the
     link CMake sends through the wrapper for every C/C++ target once clang is
@@ -22,6 +22,11 @@ clang-linker-wrapper, in the same run on the same machine.
     default (one device link at a time) and with --wrapper-jobs=2.  With
     --gpu-clang 22: clang 22 objects built with -nogpulib against upstream 22.
     Needs CUDA's ptxas/nvlink; no GPU.
+(f) project: --project-programs executables sharing one static library of
+    --project-units GPU units (sm_80, gfx90a, clang 19 with the device
+    runtime), each differing from the others in host code only: all of them
+    linked by offload-link with an empty cache (the first links the device
+    code, the others find it) against upstream 19 linking each in full.
 (e) relink: the (c) program linked again after an edit of host code only
     (main.c recompiled): offload-link with its device-link cache warm (every
     device image a hit) against upstream 19, which links everything again;
@@ -351,6 +356,42 @@ def bench_relink(args, tool, work):
         os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
 
 
+def bench_project(args, tool, work):
+    archs = ["sm_80", "gfx90a"]
+    objdir = os.path.join(work, "project19-%d-%d" % (args.project_units, args.project_programs))
+    listed = generated(objdir, "generating and compiling a %d-unit library and %d programs ..."
+                       % (args.project_units, args.project_programs),
+                       lambda: (lambda lib, mains: [lib] + mains)(
+                           *gen.project_units(objdir, "clang-19", args.project_units,
+                                              args.project_programs, archs, args.jobs)))
+    library, mains = listed[0], listed[1:]
+    commands = []
+    for i, main_o in enumerate(mains):
+        wrapper = [c for c in driver_commands(["clang-19"] + gen.gpu_flags(archs, False) + [main_o, library]
+                                              + ["-o", os.path.join(objdir, "prog%02d" % i)])
+                   if os.path.basename(c[0]) == "clang-linker-wrapper"]
+        if not wrapper:
+            sys.exit("bench: clang -### printed no clang-linker-wrapper command")
+        commands.append(wrapper[-1][1:])
+    cache = os.path.join(work, "project-cache")
+    del os.environ["OFFLOAD_LINK_NO_CACHE"]
+    try:
+        variants = [("offload-link, empty cache",
+                     [["rm", "-rf", cache]] + [[tool, "--cache-dir=" + cache] + c for c in commands]),
+                    ("offload-link --no-cache", [[tool, "--no-cache"] + c for c in commands])]
+        for name, path in upstream_wrappers(("19",)):
+            variants.append((name, [[path] + c for c in commands]))
+        times, failed = compare("(f) %d programs sharing a %d-unit device library (sm_80, gfx90a, "
+                                "clang 19 objects): all links" % (len(mains), args.project_units),
+                                variants, "offload-link, empty cache", args.gpu_reps, objdir)
+        if "upstream 19" in times and not failed:
+            print("upstream 19 takes %.1fx the time of offload-link with its cache"
+                  % (statistics.median(times["upstream 19"])
+                     / statistics.median(times["offload-link, empty cache"])))
+    finally:
+        os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
+
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -373,7 +414,12 @@ def main():
                         help="timed runs of each GPU variant (each takes seconds)")
     parser.add_argument("--rdc-units", type=int, default=100,
                         help="translation units of the CUDA and HIP programs")
-    parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip", "relink"))
+    parser.add_argument("--project-units", type=int, default=20,
+                        help="GPU units of the project's shared library")
+    parser.add_argument("--project-programs", type=int, default=20,
+                        help="executables of the project")
+    parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip", "relink",
+                                           "project"))
     args = parser.parse_args()
 
     # Cold links: the device-link cache has its own scenario.
@@ -397,6 +443,8 @@ def main():
         bench_rdc(args, tool, work, "hip")
     if args.only in (None, "relink"):
         bench_relink(args, tool, work)
+    if args.only in (None, "project"):
+        bench_project(args, tool, work)
 
 
 if __name__ == "__main__":
