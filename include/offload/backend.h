@@ -145,6 +145,12 @@ const struct ol_backend *ol_backend_get(void);
  * backend's init() when it is loaded.  The strings must outlive the link. */
 void ol_backend_set_llvm_args(int argc, const char *const *argv);
 int ol_backend_loaded(void);
+/* The LLVM major the inputs call for (the release being emulated): the
+ * backend built for it, offload-link-llvm-<N>.so, is loaded instead of the
+ * default one when it exists, unless $OFFLOAD_LINK_BACKEND names a plugin.
+ * Only one backend is ever loaded: after the first load this only notes
+ * under -v that the loaded one stays. */
+void ol_backend_prefer(int llvm_major);
 /* The file the backend was loaded from (NULL before it is). */
 const char *ol_backend_path(void);
 

@@ -12,6 +12,7 @@
 
 static const struct ol_backend *backend;
 static char *backend_path;
+static int preferred_major;
 static int load_failed;
 static int llvm_argc;
 static const char *const *llvm_argv;
@@ -33,11 +34,50 @@ const char *ol_backend_path(void)
 	return backend_path;
 }
 
+void ol_backend_prefer(int llvm_major)
+{
+	pthread_mutex_lock(&load_lock);
+	if (backend && llvm_major && llvm_major != atoi(backend->llvm_version))
+		ol_spawn_note("LLVM %s is loaded already (the inputs' host bitcode needed it): "
+			      "device LTO runs with it, not with LLVM %d", backend->llvm_version,
+			      llvm_major);
+	preferred_major = llvm_major;
+	pthread_mutex_unlock(&load_lock);
+}
+
+/* The backend built for the preferred LLVM major, when that is not the
+ * default one: offload-link-llvm-<N>.so beside the default plugin. */
+static void *open_preferred(struct strbuf *why)
+{
+	char *file, *installed;
+	const char *slash = strrchr(OL_BACKEND_INSTALL_PATH, '/');
+	void *handle;
+
+	if (!preferred_major || preferred_major == OL_DEFAULT_LLVM_MAJOR ||
+	    getenv("OFFLOAD_LINK_BACKEND"))
+		return NULL;
+	file = ol_xasprintf("offload-link-llvm-%d.so", preferred_major);
+	installed = ol_xasprintf("%.*s/%s", (int)(slash - OL_BACKEND_INSTALL_PATH),
+				 OL_BACKEND_INSTALL_PATH, file);
+	handle = ol_plugin_open(file, NULL, installed, why);
+	if (!handle)
+		ol_spawn_note("no LLVM %d backend (%s; it is built when llvm-%d-dev is installed): "
+			      "device LTO runs with LLVM %d", preferred_major, file, preferred_major,
+			      OL_DEFAULT_LLVM_MAJOR);
+	free(file);
+	free(installed);
+	return handle;
+}
+
 static const struct ol_backend *load(void)
 {
-	struct strbuf why = STRBUF_INIT;
-	void *handle = ol_plugin_open("offload-link-llvm.so", getenv("OFFLOAD_LINK_BACKEND"),
-				      OL_BACKEND_INSTALL_PATH, &why);
+	struct strbuf why = STRBUF_INIT, preferred_why = STRBUF_INIT;
+	void *handle = open_preferred(&preferred_why);
+
+	strbuf_release(&preferred_why);
+	if (!handle)
+		handle = ol_plugin_open("offload-link-llvm.so", getenv("OFFLOAD_LINK_BACKEND"),
+					OL_BACKEND_INSTALL_PATH, &why);
 
 	if (!handle) {
 		ol_error("cannot load the LLVM backend (offload-link-llvm.so); tried:%s", strbuf_str(&why));

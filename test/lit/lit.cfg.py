@@ -40,7 +40,10 @@ path = os.pathsep.join([config.ol_llvm22_bindir,
                         os.path.join(config.ol_binary_dir, "bin"),
                         config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["PATH"] = path
-config.environment["OFFLOAD_LINK_BACKEND"] = config.ol_backend
+# The tool finds its backends beside it (<bin>/../lib/offload-link), the one
+# for the inputs' LLVM first, as a user's link does; a test that needs one
+# plugin names it (%backend, %backend19).
+config.environment.pop("OFFLOAD_LINK_BACKEND", None)
 # Tests compare the commands a link runs: a device-link cache hit would run
 # none.  The cache's own tests turn it on with their own directory.
 config.environment["OFFLOAD_LINK_NO_CACHE"] = "1"
@@ -81,6 +84,13 @@ for version in ("16", "19", "22"):
     if os.access(upstream, os.X_OK):
         config.available_features.add("upstream-wrapper-" + version)
         subs["%upstream-wrapper" + version] = upstream
+
+# The backends built for other LLVM majors, beside the default one.
+for major in ("16", "19", "22"):
+    plugin = os.path.join(os.path.dirname(config.ol_backend), "offload-link-llvm-%s.so" % major)
+    if os.path.exists(plugin):
+        config.available_features.add("backend" + major)
+        subs["%backend" + major] = plugin
 
 if os.path.exists(os.path.join(config.ol_omp16_root, "usr/lib/llvm-16/lib/libomptarget.so")):
     config.available_features.add("omp16-runtime")

@@ -176,6 +176,7 @@ static int link_override_images(struct ol_cmdline *cl)
 	ctx.cl = cl;
 	ctx.in = &no_inputs;
 	ctx.flavor = cl->flavor != OL_FLAVOR_AUTO ? cl->flavor : OL_FLAVOR_22;
+	ol_backend_prefer((int)ctx.flavor);
 	ctx.exe_name = base_name(cl->output);
 	if (ol_groups_from_override_images(cl, &groups) < 0)
 		ol_checkpoint();
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
 	ctx.cl = &cl;
 	ctx.in = &in;
 	ctx.flavor = pick_flavor(&cl, &in);
+	ol_backend_prefer((int)ctx.flavor);
 	ctx.exe_name = base_name(cl.output);
 	ctx.cache = ol_cache_open(&cl);
 	ol_spawn_note("behaving as clang-linker-wrapper %d", (int)ctx.flavor);
