@@ -21,7 +21,9 @@ struct ol_mapped_file {
 	struct ol_mapped_file *next;
 };
 
-/* Returns NULL and sets errno if the file cannot be opened or mapped.  The
+/* Returns NULL and sets errno if the file cannot be opened or mapped: EISDIR
+ * for a directory, ESPIPE for a FIFO or socket (never waited on: opened
+ * without blocking), EINVAL for another file that is not regular.  The
  * same path mapped twice returns the same object, and one file named two
  * ways shares one mapping.  Main thread only. */
 struct ol_mapped_file *ol_map_file(const char *path);

@@ -329,7 +329,14 @@ static void scan_file(struct scan_state *st, struct ol_input *input)
 			input->kind = OL_IN_MISSING;
 			break;
 		case EINVAL:
-			input->kind = OL_IN_OTHER;   /* not a regular file */
+			input->kind = OL_IN_OTHER;   /* a device file: the linker decides */
+			break;
+		case ESPIPE:
+			/* The host linker would wait for a writer forever. */
+			input->kind = OL_IN_MISSING;
+			ol_error("'%s' is a FIFO or socket, not a file: a link input must be "
+				 "readable to its end", input->path);
+			st->failed = 1;
 			break;
 		default:
 			input->kind = OL_IN_MISSING;

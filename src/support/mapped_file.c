@@ -189,7 +189,9 @@ struct ol_mapped_file *ol_map_file(const char *path)
 	pthread_mutex_unlock(&table_lock);
 	if (mf)
 		return mf;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO with no writer would wait forever; only
+	 * regular files are taken (below), and for them it changes nothing. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) < 0) {
@@ -200,7 +202,8 @@ struct ol_mapped_file *ol_map_file(const char *path)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		errno = S_ISDIR(st.st_mode) ? EISDIR : S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? ESPIPE
+											   : EINVAL;
 		return NULL;
 	}
 	pthread_mutex_lock(&table_lock);

@@ -85,6 +85,9 @@ void ol_temp_init(int keep, int dry_run)
 		return;
 	initialized = 1;
 	atexit(ol_temp_cleanup);
+	/* Past the file size limit a write fails with EFBIG, reported like any
+	 * write error, instead of SIGXFSZ killing the tool mid-file. */
+	signal(SIGXFSZ, SIG_IGN);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
