@@ -1,11 +1,13 @@
 /*
- * wrap: turn the linked device images into the registration object that joins
- * the host link (OpenMP: __tgt_bin_desc + constructors calling
- * __tgt_register_lib; CUDA/HIP: fatbinary registration, later).
- *
- * One object per offload kind, in first-seen order, as upstream.  The module
- * is built and compiled in-process by the backend.  Paths returned are temp
- * files (or save-temps names) in the link arena.
+ * wrap: turn the linked device images into the registration objects that join
+ * the host link, one per offload kind (OpenMP: __tgt_bin_desc and
+ * __tgt_register_lib; CUDA and HIP: a fat binary and its
+ * __{cuda,hip}RegisterFatBinary walk of the entries; SYCL: a
+ * __sycl.tgt_bin_desc and __sycl_register_lib), in upstream's order: groups in
+ * order, a group's kinds by value.  Each kind's images are bundled the kind's
+ * way (src/wrap/bundle_*.c); the module is built and compiled in-process by
+ * the backend.  Paths returned are temp files (or save-temps names) in the
+ * link arena.
  */
 #ifndef OFFLOAD_WRAP_H
 #define OFFLOAD_WRAP_H

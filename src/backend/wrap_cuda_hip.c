@@ -17,7 +17,9 @@
 
 #include "backend_impl.h"
 
-/* Relocatable links (-r) change nothing here: only OpenMP images move to
+/* Relocatable links (-r) change nothing in these modules (the fat binary is
+ * registered by the object's own constructor, its entries section renamed
+ * afterwards by relocatable.c); only OpenMP images move to
  * OL_RELOCATABLE_IMAGES_SECTION (backend.h). */
 
 enum { CUDA_FAT_MAGIC = 0x466243b1, HIP_FAT_MAGIC = 0x48495046 };
