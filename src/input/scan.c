@@ -69,6 +69,7 @@ struct section_ctx {
 	struct ol_object *obj;
 	struct ol_image_vec *vec;
 	struct ol_loc base;
+	int failed;
 };
 
 static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64_t offset)
@@ -76,7 +77,24 @@ static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64
 	struct section_ctx *ctx = ctx_ptr;
 	struct ol_image_vec *vec = ctx->vec;
 	struct ol_device_image *img;
+	struct ol_loc loc = ctx->base;
 
+	loc.offset = offset;
+	loc.has_offset = 1;
+	/* An image kind no release defines: what it holds, and so what it
+	 * would make of the program, is unknown. */
+	if (bin->image_kind > OL_IMG_SPIRV) {
+		ol_error_at(&loc, "unknown image kind %u", (unsigned)bin->image_kind);
+		ctx->failed = 1;
+		return;
+	}
+	/* An empty image carries no code: upstream links it as an empty file;
+	 * leaving it out changes nothing but saves the device link a file. */
+	if (bin->image_size == 0) {
+		ol_warn_at(&loc, "empty device image for '%s'%s%s%s ignored", bin->triple,
+			   *bin->arch ? " '" : "", bin->arch, *bin->arch ? "'" : "");
+		return;
+	}
 	if (vec->n == vec->alloc) {
 		vec->alloc = vec->alloc ? 2 * vec->alloc : 4;
 		vec->v = ol_xrealloc(vec->v, vec->alloc * sizeof(*vec->v));
@@ -85,9 +103,7 @@ static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64
 	memset(img, 0, sizeof(*img));
 	img->bin = *bin;
 	img->owner = ctx->obj;
-	img->loc = ctx->base;
-	img->loc.offset = offset;
-	img->loc.has_offset = 1;
+	img->loc = loc;
 }
 
 int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
@@ -96,7 +112,8 @@ int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
 	struct section_ctx ctx = { .obj = obj, .vec = vec, .base = ol_object_loc(obj) };
 
 	ctx.base.section = section;
-	return ol_offload_section_parse(data, size, &ctx.base, &ol_link_arena, add_image, &ctx) < 0
+	return ol_offload_section_parse(data, size, &ctx.base, &ol_link_arena, add_image, &ctx) < 0 ||
+			       ctx.failed
 		       ? -1 : 0;
 }
 
