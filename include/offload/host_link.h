@@ -36,6 +36,7 @@ struct ol_host_speculation {
 	int had_output;                     /* the output's identity before */
 	unsigned long long output_dev, output_ino;
 	struct timespec output_mtime;
+	const char *output;                 /* registered for removal while it runs */
 };
 /* Returns 1 when the link was started. */
 int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculation *spec);

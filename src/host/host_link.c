@@ -3,6 +3,7 @@
 #include "offload/depfile.h"
 #include "offload/diag.h"
 #include "offload/spawn.h"
+#include "offload/tempfile.h"
 
 #include <errno.h>
 #include <string.h>
@@ -103,6 +104,13 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 	}
 	spec->active = ol_spawn_captured(&argv, &spec->child) == 0;
 	strvec_release(&argv);
+	/* Until the link is adopted, the output is not this link's: a signal
+	 * or a crash that ends the tool removes it with the temp files (the
+	 * linker, stopped first, may have written all of it or none). */
+	if (spec->active) {
+		spec->output = cl->output;
+		ol_temp_register(spec->output);
+	}
 	return spec->active;
 }
 
@@ -111,6 +119,9 @@ int ol_host_link_adopt(struct ol_host_speculation *spec)
 	int status = ol_child_finish(&spec->child);
 
 	spec->active = 0;
+	/* A failed link leaves no output: the registry removes it at exit. */
+	if (status == 0)
+		ol_temp_forget(spec->output);
 	return status < 0 ? 1 : status;
 }
 
@@ -122,6 +133,7 @@ void ol_host_link_abandon(const struct ol_cmdline *cl, struct ol_host_speculatio
 		return;
 	ol_child_abandon(&spec->child);
 	spec->active = 0;
+	ol_temp_forget(spec->output);
 	/* What the stopped link wrote is not this link's output: a new file (or
 	 * the old one rewritten) goes, so that no half-written output is left
 	 * if the rest of the link fails.  The real host link writes it again. */

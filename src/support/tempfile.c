@@ -77,7 +77,10 @@ void ol_temp_set_writer(int pid)
 
 void ol_temp_init(int keep, int dry_run)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
+	/* Crashes too: a fault (in LLVM's bitcode reader, say) must not leave
+	 * the speculative host link running or an output behind. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT,
+				    SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 
 	save_temps = keep;
 	names_only = dry_run;
