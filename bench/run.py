@@ -5,7 +5,8 @@ clang-linker-wrapper, in the same run on the same machine.
   bench/run.py [--build build] [--units 200] [--kernels 5] [--reps 7]
                [--gpu-units 100] [--gpu-archs sm_80,sm_90,gfx90a,gfx942] [--gpu-lto]
                [--gpu-clang 19|22]
-               [--rdc-units 100] [--only host|offload|gpu|cuda|hip|relink|project]
+               [--rdc-units 100] [--heavy-units 100]
+               [--only host|offload|gpu|cuda|hip|relink|project|heavy]
 
 (a) host: a plain host link of many objects with no offloading data, the
     link CMake sends through the wrapper for every C/C++ target once clang is
@@ -32,6 +33,14 @@ clang-linker-wrapper, in the same run on the same machine.
     device image a hit) against upstream 19, which links everything again;
     and the first link with the cache on (empty) against --no-cache, what
     the cache costs when it cannot help.
+(g) heavy: issue 12's heavy OpenMP GPU program: --heavy-units units, each
+    a reduction kernel, four declare target arrays and three declare target
+    functions calling into the next unit, compiled by clang 19 at -O2 for the
+    four architectures with -nogpulib and linked with -lomptarget.devicertl,
+    so every architecture's LTO optimizes the device runtime with the user
+    code (OpenMPOpt's Attributor dominates).  offload-link against upstream
+    19 at its default and with --wrapper-jobs=2; CPU time matters here as
+    much as wall time.
 (d) cuda, hip: a CUDA program of --rdc-units translation units of
     relocatable device code (-fgpu-rdc, the new offloading driver) for sm_80
     and sm_90, and the same program as HIP for gfx90a and gfx942, compiled by
@@ -84,30 +93,33 @@ def driver_commands(argv):
 
 
 def measure(cmd, cwd):
-    """Wall seconds, peak RSS in KiB, and an error text or None."""
+    """Wall seconds, peak RSS in KiB, CPU seconds (user + system, the
+    process and every descendant it waited for), and an error text or None."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - start
+        cpu = usage.ru_utime + usage.ru_stime
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode != 0:
             err.seek(0)
             tail = err.read().decode(errors="replace").strip().splitlines()[-3:]
-            return elapsed, usage.ru_maxrss, "exit %d: %s" % (proc.returncode, " | ".join(tail))
-    return elapsed, usage.ru_maxrss, None
+            return elapsed, usage.ru_maxrss, cpu, "exit %d: %s" % (proc.returncode, " | ".join(tail))
+    return elapsed, usage.ru_maxrss, cpu, None
 
 
 def measure_sequence(cmds, cwd):
-    """Several commands one after another: summed time, largest RSS."""
-    total, peak = 0.0, 0
+    """Several commands one after another: summed time and CPU, largest RSS."""
+    total, peak, cpu_total = 0.0, 0, 0.0
     for cmd in cmds:
-        elapsed, rss, error = measure(cmd, cwd)
+        elapsed, rss, cpu, error = measure(cmd, cwd)
         total += elapsed
+        cpu_total += cpu
         peak = max(peak, rss)
         if error:
-            return total, peak, error
-    return total, peak, None
+            return total, peak, cpu_total, error
+    return total, peak, cpu_total, None
 
 
 def compare(title, variants, baseline, reps, cwd):
@@ -115,29 +127,36 @@ def compare(title, variants, baseline, reps, cwd):
     print("\n## %s\n" % title)
     times = {name: [] for name, _ in variants}
     rss = {name: [] for name, _ in variants}
+    cpu = {name: [] for name, _ in variants}
     failed = {}
     for rep in range(reps + 1):
         for name, cmds in variants:
             if name in failed:
                 continue
-            elapsed, peak, error = measure_sequence(cmds, cwd)
+            elapsed, peak, used, error = measure_sequence(cmds, cwd)
             if error:
                 failed[name] = error
                 continue
             if rep > 0:  # round 0 warms the page cache
                 times[name].append(elapsed)
                 rss[name].append(peak)
+                cpu[name].append(used)
     base = statistics.median(times[baseline]) if times.get(baseline) else None
-    print("| variant | median ms | min ms | vs %s | peak RSS MiB |" % baseline)
-    print("|---|---:|---:|---:|---:|")
+    base_cpu = statistics.median(cpu[baseline]) if cpu.get(baseline) else None
+    print("| variant | median ms | min ms | vs %s | CPU s | CPU vs %s | peak RSS MiB |"
+          % (baseline, baseline))
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, _ in variants:
         if name in failed:
-            print("| %s | failed: %s | | | |" % (name, failed[name][:160]))
+            print("| %s | failed: %s | | | | | |" % (name, failed[name][:160]))
             continue
         med = statistics.median(times[name])
         ratio = "%.2fx" % (med / base) if base else "-"
-        print("| %s | %.1f | %.1f | %s | %.1f |" % (name, med * 1e3, min(times[name]) * 1e3, ratio,
-                                                   statistics.median(rss[name]) / 1024))
+        used = statistics.median(cpu[name])
+        cpu_ratio = "%.2fx" % (used / base_cpu) if base_cpu else "-"
+        print("| %s | %.1f | %.1f | %s | %.2f | %s | %.1f |"
+              % (name, med * 1e3, min(times[name]) * 1e3, ratio, used, cpu_ratio,
+                 statistics.median(rss[name]) / 1024))
     return times, failed
 
 
@@ -252,6 +271,36 @@ def bench_gpu(args, tool, work):
                             % (args.gpu_units, ", ".join(archs), ", -foffload-lto" if lto else "",
                                version, "device runtime" if runtime else "-nogpulib"),
                             variants, "offload-link", args.gpu_reps, objdir)
+    ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
+    for name, _ in variants[1:]:
+        if ours and name not in failed and times.get(name):
+            print("%s takes %.2fx the time of offload-link"
+                  % (name, statistics.median(times[name]) / ours))
+
+
+def bench_heavy(args, tool, work):
+    """(g) the heavy GPU link of issue 12: LTO of the device runtime with 100
+    units for four architectures, where OpenMPOpt dominates."""
+    archs = args.gpu_archs.split(",")
+    clang = "clang-19"
+    objdir = os.path.join(work, "heavy19-%d-%s" % (args.heavy_units, "-".join(archs)))
+    objects = generated(objdir, "generating and compiling the heavy program (%d units, %s) ..."
+                        % (args.heavy_units, ",".join(archs)),
+                        lambda: gen.heavy_units(objdir, clang, args.heavy_units, archs, args.jobs))
+    out = os.path.join(objdir, "app")
+    wrapper = [c for c in driver_commands([clang, "-O2"] + gen.heavy_flags(archs) + objects
+                                          + ["-lomptarget.devicertl", "-o", out])
+               if os.path.basename(c[0]) == "clang-linker-wrapper"]
+    if not wrapper:
+        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
+    wrapper_args = wrapper[-1][1:]
+    variants = [("offload-link", [[tool] + wrapper_args])]
+    for name, path in upstream_wrappers(("19",)):
+        variants.append((name, [[path] + wrapper_args]))
+        variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
+    times, failed = compare("(g) heavy GPU link, %d units, %s, the device runtime in every LTO "
+                            "(clang 19 objects, -O2)" % (args.heavy_units, ", ".join(archs)),
+                            variants, "offload-link", args.heavy_reps, objdir)
     ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
     for name, _ in variants[1:]:
         if ours and name not in failed and times.get(name):
@@ -418,8 +467,12 @@ def main():
                         help="GPU units of the project's shared library")
     parser.add_argument("--project-programs", type=int, default=20,
                         help="executables of the project")
+    parser.add_argument("--heavy-units", type=int, default=100,
+                        help="translation units of the heavy GPU program")
+    parser.add_argument("--heavy-reps", type=int, default=1,
+                        help="timed runs of each heavy variant (upstream takes two minutes)")
     parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip", "relink",
-                                           "project"))
+                                           "project", "heavy"))
     args = parser.parse_args()
 
     # Cold links: the device-link cache has its own scenario.
@@ -445,6 +498,8 @@ def main():
         bench_relink(args, tool, work)
     if args.only in (None, "project"):
         bench_project(args, tool, work)
+    if args.only in (None, "heavy"):
+        bench_heavy(args, tool, work)
 
 
 if __name__ == "__main__":

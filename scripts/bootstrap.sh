@@ -66,6 +66,7 @@ requirements=(
 	"/usr/include/zstd.h                             libzstd-dev"
 	"/usr/lib/llvm-22/lib/cmake/llvm/LLVMConfig.cmake llvm-22-dev"
 	"/usr/lib/llvm-19/lib/cmake/llvm/LLVMConfig.cmake llvm-19-dev"
+	"/usr/lib/llvm-16/lib/cmake/llvm/LLVMConfig.cmake llvm-16-dev"
 	# the compilers the tests drive, and upstream's tools of each release (tests
 	# compare against them; 16's wrapper needs 16's packager)
 	"clang-16                                        clang-16"

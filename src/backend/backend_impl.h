@@ -22,6 +22,22 @@
 
 #include "offload/backend.h"
 
+/*
+ * The module is built against every installed LLVM (16, 19, 22).  The
+ * 64-bit-length calls it uses came later than 16; before them, the 32-bit
+ * forms, whose limits are checked where a length can be large
+ * (ol_be_byte_array).
+ */
+#if OL_LLVM_MAJOR < 17
+#define LLVMArrayType2(elem, n) LLVMArrayType((elem), (unsigned)(n))
+#define LLVMConstArray2(elem, vals, n) LLVMConstArray((elem), (vals), (unsigned)(n))
+#define LLVMGetArrayLength2(type) LLVMGetArrayLength(type)
+#endif
+#if OL_LLVM_MAJOR < 19
+#define LLVMConstStringInContext2(ctx, str, n, no_nul) \
+	LLVMConstStringInContext((ctx), (str), (unsigned)(n), (no_nul))
+#endif
+
 #if defined(__GNUC__)
 #define OL_BE_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else

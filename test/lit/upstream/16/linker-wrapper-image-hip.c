@@ -3,13 +3,7 @@
 // against offload-link under clang-linker-wrapper's name.  CHECK lines differ
 // from upstream's only where docs/compat.md lists a deliberate difference;
 // each such place quotes upstream's line.
-//
-// Needs HIP bundling and registration (not there yet).
-// XFAIL: *
-// (16's module branches on an icmp constant expression, which LLVM 19 removed:
-// ours compares in an instruction of its own, and every value number after
-// it shifts by one; docs/compat.md, "Printed IR".)
-// REQUIRES: clang16
+// REQUIRES: clang16, backend16
 
 // RUN: %clang16 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
 
@@ -45,11 +39,7 @@
 
 //      HIP: define internal void @.hip.globals_reg(ptr %0) section ".text.startup" {
 // HIP-NEXT: entry:
-// docs/compat.md, "Printed IR": LLVM 19 removed the icmp constant expression
-// 16 branches on, so the comparison is an instruction of its own; upstream's
-// line: "br i1 icmp ne (ptr @__start_..., ptr @__stop_...), label ...".
-// HIP-NEXT:   [[CMP:%[0-9]+]] = icmp ne ptr @__start_hip_offloading_entries, @__stop_hip_offloading_entries
-// HIP-NEXT:   br i1 [[CMP]], label %while.entry, label %while.end
+// HIP-NEXT:   br i1 icmp ne (ptr @__start_hip_offloading_entries, ptr @__stop_hip_offloading_entries), label %while.entry, label %while.end
 
 //      HIP: while.entry:
 // HIP-NEXT:   %entry1 = phi ptr [ @__start_hip_offloading_entries, %entry ], [ %7, %if.end ]

@@ -4,7 +4,7 @@
 // from upstream's only where docs/compat.md lists a deliberate difference;
 // each such place quotes upstream's line.
 //
-// REQUIRES: clang16
+// REQUIRES: clang16, backend16
 
 // RUN: %clang16 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
 
@@ -68,41 +68,23 @@
 
 //      CUDA: define internal void @.cuda.globals_reg(ptr %0) section ".text.startup" {
 // CUDA-NEXT: entry:
-// Differs (docs/compat.md: printed IR); upstream expects:
-//   (next)   br i1 icmp ne (ptr @__start_cuda_offloading_entries, ptr @__stop_cuda_offloading_entries), label %while.entry, label %while.end
-// CUDA-NEXT:   %1 = icmp ne ptr @__start_cuda_offloading_entries, @__stop_cuda_offloading_entries
-// CUDA-NEXT:   br i1 %1, label %while.entry, label %while.end
+// CUDA-NEXT:   br i1 icmp ne (ptr @__start_cuda_offloading_entries, ptr @__stop_cuda_offloading_entries), label %while.entry, label %while.end
 
 //      CUDA: while.entry:
-// Differs (docs/compat.md: printed IR); upstream expects:
-//   (next)  %entry1 = phi ptr [ @__start_cuda_offloading_entries, %entry ], [ %7, %if.end ]
-// CUDA-NEXT:  %entry1 = phi ptr [ @__start_cuda_offloading_entries, %entry ], [ %8, %if.end ]
-// Differs (docs/compat.md: printed IR); upstream expects:
-//   (next)  %1 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 0
-//   (next)  %addr = load ptr, ptr %1, align 8
-//   (next)  %2 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 1
-//   (next)  %name = load ptr, ptr %2, align 8
-//   (next)  %3 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 2
-//   (next)  %size = load i64, ptr %3, align 4
-//   (next)  %4 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 3
-//   (next)  %flag = load i32, ptr %4, align 4
-//   (next)  %5 = icmp eq i64 %size, 0
-//   (next)  br i1 %5, label %if.then, label %if.else
-// CUDA-NEXT:  %2 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 0
-// CUDA-NEXT:  %addr = load ptr, ptr %2, align 8
-// CUDA-NEXT:  %3 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 1
-// CUDA-NEXT:  %name = load ptr, ptr %3, align 8
-// CUDA-NEXT:  %4 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 2
-// CUDA-NEXT:  %size = load i64, ptr %4, align 4
-// CUDA-NEXT:  %5 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 3
-// CUDA-NEXT:  %flag = load i32, ptr %5, align 4
-// CUDA-NEXT:  %6 = icmp eq i64 %size, 0
-// CUDA-NEXT:  br i1 %6, label %if.then, label %if.else
+// CUDA-NEXT:  %entry1 = phi ptr [ @__start_cuda_offloading_entries, %entry ], [ %7, %if.end ]
+// CUDA-NEXT:  %1 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 0
+// CUDA-NEXT:  %addr = load ptr, ptr %1, align 8
+// CUDA-NEXT:  %2 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 1
+// CUDA-NEXT:  %name = load ptr, ptr %2, align 8
+// CUDA-NEXT:  %3 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 2
+// CUDA-NEXT:  %size = load i64, ptr %3, align 4
+// CUDA-NEXT:  %4 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 0, i32 3
+// CUDA-NEXT:  %flag = load i32, ptr %4, align 4
+// CUDA-NEXT:  %5 = icmp eq i64 %size, 0
+// CUDA-NEXT:  br i1 %5, label %if.then, label %if.else
 
 //      CUDA: if.then:
-// Differs (docs/compat.md: printed IR); upstream expects:
-//   (next)   %6 = call i32 @__cudaRegisterFunction(ptr %0, ptr %addr, ptr %name, ptr %name, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
-// CUDA-NEXT:   %7 = call i32 @__cudaRegisterFunction(ptr %0, ptr %addr, ptr %name, ptr %name, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
+// CUDA-NEXT:   %6 = call i32 @__cudaRegisterFunction(ptr %0, ptr %addr, ptr %name, ptr %name, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
 // CUDA-NEXT:   br label %if.end
 
 //      CUDA: if.else:
@@ -127,13 +109,9 @@
 // CUDA-NEXT:   br label %if.end
 
 //      CUDA: if.end:
-// Differs (docs/compat.md: printed IR); upstream expects:
-//   (next)   %7 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 1
-//   (next)   %8 = icmp eq ptr %7, @__stop_cuda_offloading_entries
-//   (next)   br i1 %8, label %while.end, label %while.entry
-// CUDA-NEXT:   %8 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 1
-// CUDA-NEXT:   %9 = icmp eq ptr %8, @__stop_cuda_offloading_entries
-// CUDA-NEXT:   br i1 %9, label %while.end, label %while.entry
+// CUDA-NEXT:   %7 = getelementptr inbounds %__tgt_offload_entry, ptr %entry1, i64 1
+// CUDA-NEXT:   %8 = icmp eq ptr %7, @__stop_cuda_offloading_entries
+// CUDA-NEXT:   br i1 %8, label %while.end, label %while.entry
 
 //      CUDA: while.end:
 // CUDA-NEXT:   ret void
