@@ -484,6 +484,11 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **er
 	if (!req || !req->triple || req->nmodules == 0 || !req->modules || !req->sizes)
 		return ol_be_fail(err, "LTO request without a triple or modules");
 	ctx = ol_be_context_create(&diag);
+	/* As lto::LTO does by default: local value names cost memory and time in
+	 * every pass and mean nothing to the object; --save-temps keeps them so
+	 * that the saved modules stay readable. */
+	if (!req->save_temps_prefix)
+		LLVMContextSetDiscardValueNames(ctx, 1);
 	phase(req, "Link bitcode", 1);
 	mod = link_inputs(ctx, &diag, req, err);
 	phase(req, "Link bitcode", 0);
