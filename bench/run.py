@@ -122,14 +122,17 @@ def measure_sequence(cmds, cwd):
     return total, peak, cpu_total, None
 
 
-def compare(title, variants, baseline, reps, cwd):
-    """variants: [(name, [cmd, ...])]; prints a table of medians."""
+def compare(title, variants, baseline, reps, cwd, warmup=True):
+    """variants: [(name, [cmd, ...])]; prints a table of medians.  warmup:
+    one untimed round first (links of minutes skip it: the page cache is warm
+    after generating the objects, and a round costs as much as a timed one)."""
     print("\n## %s\n" % title)
     times = {name: [] for name, _ in variants}
     rss = {name: [] for name, _ in variants}
     cpu = {name: [] for name, _ in variants}
     failed = {}
-    for rep in range(reps + 1):
+    first = 0 if warmup else 1
+    for rep in range(first, reps + 1):
         for name, cmds in variants:
             if name in failed:
                 continue
@@ -300,7 +303,7 @@ def bench_heavy(args, tool, work):
         variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
     times, failed = compare("(g) heavy GPU link, %d units, %s, the device runtime in every LTO "
                             "(clang 19 objects, -O2)" % (args.heavy_units, ", ".join(archs)),
-                            variants, "offload-link", args.heavy_reps, objdir)
+                            variants, "offload-link", args.heavy_reps, objdir, warmup=False)
     ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
     for name, _ in variants[1:]:
         if ours and name not in failed and times.get(name):

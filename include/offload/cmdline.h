@@ -118,6 +118,10 @@ int ol_cmdline_parse(int argc, char **argv, struct ol_cmdline *cl);
  * terminated) inserted right after each rendered -o <file>. */
 void ol_cmdline_render_host(const struct ol_cmdline *cl, const char *const *wrapper_objs,
 			    struct strvec *out);
+/* The same line with the value of each -o replaced by `output` (the host
+ * link's private output name, host_link.h); a line without -o is unchanged. */
+void ol_cmdline_render_host_to(const struct ol_cmdline *cl, const char *output,
+			       const char *const *wrapper_objs, struct strvec *out);
 
 /* Values of --device-linker= / --device-compiler= that apply to `triple`,
  * with upstream's rules for the given flavor (spec 4.2). */

@@ -28,10 +28,12 @@ const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out);
 void ol_temp_register(const char *path);
 /* Write a whole buffer to a new temp file; returns its path or NULL. */
 const char *ol_temp_write(const char *prefix, const char *ext, const void *data, size_t size);
-/* A child process leading its own process group (pid, or 0 for none) that
- * writes files of ours: a signal or exit that ends this process sends the
- * group SIGTERM and reaps the child before the files are removed. */
-void ol_temp_set_writer(int pid);
+/* A child process running now (spawn.c registers each one it starts): a
+ * signal or exit that ends this process sends it SIGTERM (its whole group
+ * when it leads one), then SIGKILL, and reaps it before the files are
+ * removed, so that no child writes after the cleanup.  Async-signal-safe. */
+void ol_temp_watch_child(int pid, int own_group);
+void ol_temp_unwatch_child(int pid);
 /* Stop tracking a registered path (it was renamed into place). */
 void ol_temp_forget(const char *path);
 /* Remove everything registered now (also called by atexit). */

@@ -14,8 +14,9 @@ static void push_joined(struct strvec *out, const char *a, size_t alen, const ch
 	strvec_pushf(out, "%.*s%s", (int)alen, a, b ? b : "");
 }
 
-/* Arg::render() for one argument; wrapper objects follow each -o and /out:. */
-static void render_arg(const struct ol_arg *a, const struct ol_opt *rec,
+/* Arg::render() for one argument; wrapper objects follow each -o and /out:,
+ * and output, when not NULL, replaces the value of each -o. */
+static void render_arg(const struct ol_arg *a, const struct ol_opt *rec, const char *output,
 		       const char *const *wrapper_objs, struct strvec *out)
 {
 	const struct ol_opt *target;
@@ -58,7 +59,7 @@ static void render_arg(const struct ol_arg *a, const struct ol_opt *rec,
 			strvec_pushf(out, "%s%s", spelling, target->name);
 		else
 			push_joined(out, spelling, spell_len, NULL);
-		strvec_push(out, a->value);
+		strvec_push(out, output && target->canon == OPT_o ? output : a->value);
 		break;
 	}
 	if ((target->canon == OPT_o || target->canon == OPT_out) && wrapper_objs)
@@ -67,6 +68,12 @@ static void render_arg(const struct ol_arg *a, const struct ol_opt *rec,
 
 void ol_cmdline_render_host(const struct ol_cmdline *cl, const char *const *wrapper_objs,
 			    struct strvec *out)
+{
+	ol_cmdline_render_host_to(cl, NULL, wrapper_objs, out);
+}
+
+void ol_cmdline_render_host_to(const struct ol_cmdline *cl, const char *output,
+			       const char *const *wrapper_objs, struct strvec *out)
 {
 	struct ol_words words = { NULL, 0, 0 };
 	struct ol_parsed parsed = { NULL, NULL, 0, 0 };
@@ -77,7 +84,7 @@ void ol_cmdline_render_host(const struct ol_cmdline *cl, const char *const *wrap
 	ol_words_of_args(cl, &words);
 	ol_match_words(&words, ol_flavor_mask(cl->flavor), &parsed, 0);
 	for (size_t i = 0; i < parsed.nr; i++)
-		render_arg(&parsed.args[i], parsed.recs[i], wrapper_objs, out);
+		render_arg(&parsed.args[i], parsed.recs[i], output, wrapper_objs, out);
 	ol_parsed_release(&parsed);
 	free(words.v);
 }

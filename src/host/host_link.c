@@ -10,36 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs)
-{
-	struct strvec argv = STRVEC_INIT;
-	int status;
-
-	if (!cl->linker_path || !*cl->linker_path) {
-		ol_error("linker path missing, must pass 'linker-path'");
-		return 1;
-	}
-	strvec_push(&argv, cl->linker_path);
-	ol_cmdline_render_host(cl, wrapper_objs, &argv);
-	status = ol_spawn_wait(&argv);
-	strvec_release(&argv);
-	/* The registration objects are temp files: out of the dependency list,
-	 * or every build tool relinks every time. */
-	if (status == 0 && wrapper_objs && ol_depfile_path(cl) && !cl->dry_run) {
-		size_t n = 0;
-		while (wrapper_objs[n])
-			n++;
-		if (ol_depfile_scrub(ol_depfile_path(cl), wrapper_objs, n) < 0)
-			status = 1;
-	}
-	/* The linker has said why it failed; its status passes through as is. */
-	return status < 0 ? 1 : status;
-}
-
-/* ---- the speculative host link --------------------------------------------- */
-
-/* Fewer inputs than this scan faster than the bookkeeping pays off. */
-#define SPECULATE_MIN_ITEMS 16
+/* ---- the output, written under a private name ------------------------------ */
 
 /* Options with which the linker writes files besides the output or does
  * LTO (maps, dependency lists, traces, reproducers, plugins and their temp
@@ -59,6 +30,96 @@ static int writes_side_files(const char *arg)
 	return 0;
 }
 
+/*
+ * The name the linker writes the output under: a file beside the output,
+ * renamed over it only when the link succeeded (ol_host_output_commit), so
+ * that no failure, signal or SIGKILL leaves a half-written output (GNU ld
+ * writes in place) or a speculative one.  The name is registered for
+ * removal and left free: a linker that writes nothing leaves nothing to
+ * rename.  NULL: the linker writes the output itself (--dry-run, no file
+ * output such as /dev/null or a symbolic link, or a line whose options
+ * name the output in other files they write).
+ */
+static const char *private_output(const struct ol_cmdline *cl)
+{
+	static const char marker[] = "\x01offload-link-output";
+	struct strvec argv = STRVEC_INIT;
+	const char *tmp = NULL;
+	struct stat st;
+	int plain = 1, named = 0;
+
+	if (cl->dry_run || !cl->output || !*cl->output)
+		return NULL;
+	if (lstat(cl->output, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
+		return NULL;
+	/* The output must be named by -o (not COFF's /out:), and nothing else
+	 * may name it. */
+	ol_cmdline_render_host_to(cl, marker, NULL, &argv);
+	for (size_t i = 0; i < argv.nr && plain; i++) {
+		plain = !writes_side_files(argv.v[i]);
+		named |= strcmp(argv.v[i], marker) == 0;
+	}
+	strvec_release(&argv);
+	if (plain && named) {
+		tmp = ol_temp_create_beside(cl->output, NULL);
+		if (tmp)
+			unlink(tmp);
+	}
+	return tmp;
+}
+
+/* The line as the linker gets it: -o names `output` when not NULL. */
+static void render_host_line(const struct ol_cmdline *cl, const char *output,
+			     const char *const *wrapper_objs, struct strvec *argv)
+{
+	strvec_push(argv, cl->linker_path);
+	ol_cmdline_render_host_to(cl, output, wrapper_objs, argv);
+}
+
+/* A successful link: the private output becomes the output. */
+static int commit_output(const char *tmp, const char *output)
+{
+	struct stat st;
+
+	if (!tmp || lstat(tmp, &st) < 0)   /* nothing written: nothing to rename */
+		return 0;
+	return ol_temp_commit(tmp, output);
+}
+
+int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs)
+{
+	struct strvec argv = STRVEC_INIT;
+	const char *tmp;
+	int status;
+
+	if (!cl->linker_path || !*cl->linker_path) {
+		ol_error("linker path missing, must pass 'linker-path'");
+		return 1;
+	}
+	tmp = private_output(cl);
+	render_host_line(cl, tmp, wrapper_objs, &argv);
+	status = ol_spawn_wait(&argv);
+	strvec_release(&argv);
+	if (status == 0 && commit_output(tmp, cl->output) < 0)
+		status = 1;
+	/* The registration objects are temp files: out of the dependency list,
+	 * or every build tool relinks every time. */
+	if (status == 0 && wrapper_objs && ol_depfile_path(cl) && !cl->dry_run) {
+		size_t n = 0;
+		while (wrapper_objs[n])
+			n++;
+		if (ol_depfile_scrub(ol_depfile_path(cl), wrapper_objs, n) < 0)
+			status = 1;
+	}
+	/* The linker has said why it failed; its status passes through as is. */
+	return status < 0 ? 1 : status;
+}
+
+/* ---- the speculative host link --------------------------------------------- */
+
+/* Fewer inputs than this scan faster than the bookkeeping pays off. */
+#define SPECULATE_MIN_ITEMS 16
+
 /* A line that links the offloading runtime almost surely carries device
  * code: starting the host link early would only take a core from the scan. */
 static int links_offload_runtime(const struct ol_cmdline *cl)
@@ -74,7 +135,6 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 {
 	const struct ol_spawn_config *sc = ol_spawn_config();
 	struct strvec argv = STRVEC_INIT;
-	struct stat st;
 
 	memset(spec, 0, sizeof(*spec));
 	if (sc->dry_run || sc->verbose || cl->save_temps || cl->time_trace || !cl->output ||
@@ -82,65 +142,32 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 	    !cl->linker_path || !*cl->linker_path || cl->nlink_items < SPECULATE_MIN_ITEMS ||
 	    links_offload_runtime(cl))
 		return 0;
-	/* Only a regular file (or none) may be removed if the early link is
-	 * dropped: not a device such as /dev/null, not a symbolic link. */
-	if (lstat(cl->output, &st) == 0) {
-		if (!S_ISREG(st.st_mode))
-			return 0;
-		spec->had_output = 1;
-		spec->output_dev = (unsigned long long)st.st_dev;
-		spec->output_ino = (unsigned long long)st.st_ino;
-		spec->output_mtime = st.st_mtim;
-	} else if (errno != ENOENT) {
+	/* Only under a private name: a link that is dropped, or a tool that is
+	 * killed, must leave the output as it was. */
+	spec->output = private_output(cl);
+	if (!spec->output)
 		return 0;
-	}
-	strvec_push(&argv, cl->linker_path);
-	ol_cmdline_render_host(cl, NULL, &argv);
-	for (size_t i = 1; i < argv.nr; i++) {
-		if (writes_side_files(argv.v[i])) {
-			strvec_release(&argv);
-			return 0;
-		}
-	}
+	render_host_line(cl, spec->output, NULL, &argv);
 	spec->active = ol_spawn_captured(&argv, &spec->child) == 0;
 	strvec_release(&argv);
-	/* Until the link is adopted, the output is not this link's: a signal
-	 * or a crash that ends the tool removes it with the temp files (the
-	 * linker, stopped first, may have written all of it or none). */
-	if (spec->active) {
-		spec->output = cl->output;
-		ol_temp_register(spec->output);
-	}
 	return spec->active;
 }
 
-int ol_host_link_adopt(struct ol_host_speculation *spec)
+int ol_host_link_adopt(const struct ol_cmdline *cl, struct ol_host_speculation *spec)
 {
 	int status = ol_child_finish(&spec->child);
 
 	spec->active = 0;
-	/* A failed link leaves no output: the registry removes it at exit. */
-	if (status == 0)
-		ol_temp_forget(spec->output);
+	if (status == 0 && commit_output(spec->output, cl->output) < 0)
+		status = 1;
 	return status < 0 ? 1 : status;
 }
 
-void ol_host_link_abandon(const struct ol_cmdline *cl, struct ol_host_speculation *spec)
+void ol_host_link_abandon(struct ol_host_speculation *spec)
 {
-	struct stat st;
-
 	if (!spec->active)
 		return;
+	/* What it wrote is under the private name, removed with the temp files. */
 	ol_child_abandon(&spec->child);
 	spec->active = 0;
-	ol_temp_forget(spec->output);
-	/* What the stopped link wrote is not this link's output: a new file (or
-	 * the old one rewritten) goes, so that no half-written output is left
-	 * if the rest of the link fails.  The real host link writes it again. */
-	if (lstat(cl->output, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (!spec->had_output || (unsigned long long)st.st_dev != spec->output_dev ||
-	     (unsigned long long)st.st_ino != spec->output_ino ||
-	     st.st_mtim.tv_sec != spec->output_mtime.tv_sec ||
-	     st.st_mtim.tv_nsec != spec->output_mtime.tv_nsec))
-		unlink(cl->output);
 }

@@ -1,4 +1,4 @@
-/* spawn: run programs with posix_spawn, echo them as upstream does.  See offload/spawn.h. */
+/* spawn: run programs (vfork + execve), echo them as upstream does.  See offload/spawn.h. */
 #include "offload/spawn.h"
 #include "offload/diag.h"
 #include "offload/tempfile.h"
@@ -8,12 +8,12 @@
 #include <limits.h>
 #include <signal.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -62,17 +62,111 @@ static int exit_status(int status, const char *program)
 	return WEXITSTATUS(status);
 }
 
-static int wait_for(pid_t pid, const char *program, int *status)
+/* The signals tempfile.c handles: blocked while a child starts and while
+ * its pid changes hands, so that the handler never sees a stale pid and
+ * never runs in a child that shares our memory. */
+static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT };
+
+static void block_handled_signals(sigset_t *old)
 {
-	while (waitpid(pid, status, 0) < 0) {
-		if (errno != EINTR)
-			return ol_error("waiting for '%s': %s", program, strerror(errno));
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+		sigaddset(&set, handled_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* How a child starts: fds for its stdout and stderr (-1: ours), and
+ * whether it leads a process group of its own (so that stopping it stops
+ * what it runs). */
+struct start_options {
+	int stdout_fd, stderr_fd;
+	int own_group;
+};
+
+/*
+ * The one place a child process starts.  vfork, not fork: the tool holds
+ * LLVM's memory, which fork would have to map again; not posix_spawn: the
+ * child must ask for SIGTERM when this thread ends (PR_SET_PDEATHSIG), so
+ * that a tool killed outright (SIGKILL, which no handler sees) takes its
+ * linkers with it.  The child shares our memory until execve: it only makes
+ * system calls, with every signal blocked and the handlers it would inherit
+ * reset.  Registered with tempfile.c before any signal can be handled.
+ * Returns 0, or an errno value with nothing started.
+ */
+static int start_process(const struct strvec *argv, const struct start_options *opt, pid_t *out)
+{
+	sigset_t all, old;
+	volatile int exec_error = 0;
+	pid_t parent = getpid(), pid;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid = vfork();
+	if (pid == 0) {
+		for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+			signal(handled_signals[i], SIG_DFL);
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(127);   /* we are gone already: nothing to run for */
+		if ((opt->own_group && setpgid(0, 0) < 0) ||
+		    (opt->stdout_fd >= 0 && dup2(opt->stdout_fd, STDOUT_FILENO) < 0) ||
+		    (opt->stderr_fd >= 0 && dup2(opt->stderr_fd, STDERR_FILENO) < 0)) {
+			exec_error = errno;
+			_exit(127);
+		}
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		execve(argv->v[0], argv->v, environ);
+		exec_error = errno;
+		_exit(127);
 	}
+	if (pid < 0) {
+		int err = errno;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return err;
+	}
+	if (exec_error) {
+		waitpid(pid, NULL, 0);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return exec_error;
+	}
+	ol_temp_watch_child((int)pid, opt->own_group);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	*out = pid;
 	return 0;
+}
+
+/* Wait for a child to exit and reap it.  The wait itself leaves signals
+ * open (a signal meanwhile stops the child through tempfile.c); the reaping
+ * and taking it off tempfile's list happen with them blocked, so that the
+ * handler never signals a pid that is no longer ours. */
+static int reap_child(pid_t pid, int *status)
+{
+	siginfo_t info;
+	sigset_t old;
+	int rc = 0;
+
+	memset(&info, 0, sizeof(info));
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	block_handled_signals(&old);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR) {
+			rc = -1;
+			break;
+		}
+	}
+	ol_temp_unwatch_child((int)pid);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 int ol_spawn_wait(const struct strvec *argv)
 {
+	static const struct start_options inherit = { -1, -1, 0 };
 	pid_t pid;
 	int status, err;
 
@@ -84,20 +178,23 @@ int ol_spawn_wait(const struct strvec *argv)
 		return 0;
 
 	ol_timer_begin_detail("Execute external command", argv->v[0]);
-	err = posix_spawn(&pid, argv->v[0], NULL, NULL, argv->v, environ);
+	err = start_process(argv, &inherit, &pid);
 	if (err) {
 		ol_timer_end();
 		return ol_error("unable to execute '%s': %s", argv->v[0], strerror(err));
 	}
-	err = wait_for(pid, argv->v[0], &status);
+	if (reap_child(pid, &status) < 0) {
+		ol_timer_end();
+		return ol_error("waiting for '%s': %s", argv->v[0], strerror(errno));
+	}
 	ol_timer_end();
-	return err < 0 ? -1 : exit_status(status, argv->v[0]);
+	return exit_status(status, argv->v[0]);
 }
 
 int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size)
 {
-	posix_spawn_file_actions_t actions;
-	int fd = memfd_create("offload-link-output", MFD_CLOEXEC), status, err;
+	int fd = memfd_create("offload-link-output", MFD_CLOEXEC), status;
+	struct start_options capture = { fd, fd, 0 };
 	struct stat st;
 	pid_t pid;
 	char *buf;
@@ -106,12 +203,8 @@ int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size)
 	*size = 0;
 	if (fd < 0)
 		return -1;
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, fd, STDERR_FILENO);
-	err = posix_spawn(&pid, argv->v[0], &actions, NULL, argv->v, environ);
-	posix_spawn_file_actions_destroy(&actions);
-	if (err || waitpid(pid, &status, 0) < 0 || fstat(fd, &st) < 0) {
+	if (start_process(argv, &capture, &pid) || reap_child(pid, &status) < 0 ||
+	    fstat(fd, &st) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -128,21 +221,6 @@ int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The signals tempfile.c handles: blocked while a captured child's pid
- * changes hands, so that its handler never sees a stale pid. */
-static void block_handled_signals(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGPIPE);
-	sigaddset(&set, SIGQUIT);
-	pthread_sigmask(SIG_BLOCK, &set, old);
-}
-
 /* Is fd 1 the same file as fd 2 (2>&1)?  Then the child gets one capture
  * for both, and its output keeps its order. */
 static int stdout_is_stderr(void)
@@ -155,10 +233,8 @@ static int stdout_is_stderr(void)
 
 int ol_spawn_captured(const struct strvec *argv, struct ol_child *child)
 {
-	posix_spawn_file_actions_t actions;
-	posix_spawnattr_t attr;
-	sigset_t old, none;
 	int one_capture = stdout_is_stderr();
+	struct start_options capture;
 	pid_t pid;
 	int err;
 
@@ -169,24 +245,10 @@ int ol_spawn_captured(const struct strvec *argv, struct ol_child *child)
 		err = errno;
 		goto fail;
 	}
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, child->out_fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, child->err_fd >= 0 ? child->err_fd : child->out_fd,
-					 STDERR_FILENO);
-	/* Its own process group, so that stopping it stops what it runs; the
-	 * signal mask blocked here is not inherited. */
-	sigemptyset(&none);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-	block_handled_signals(&old);
-	err = posix_spawn(&pid, argv->v[0], &actions, &attr, argv->v, environ);
-	if (err == 0)
-		ol_temp_set_writer((int)pid);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&actions);
+	capture.stdout_fd = child->out_fd;
+	capture.stderr_fd = child->err_fd >= 0 ? child->err_fd : child->out_fd;
+	capture.own_group = 1;
+	err = start_process(argv, &capture, &pid);
 	if (err == 0) {
 		child->pid = (int)pid;
 		return 0;
@@ -224,17 +286,11 @@ static void replay(int from, int to)
 	close(from);
 }
 
-/* Reap an exited child, taking it off tempfile's hands first. */
 static int reap(struct ol_child *child)
 {
-	sigset_t old;
 	int status = 0;
 
-	block_handled_signals(&old);
-	ol_temp_set_writer(0);
-	while (waitpid((pid_t)child->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	reap_child((pid_t)child->pid, &status);
 	return status;
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_TEMPS 4096
@@ -23,20 +24,54 @@ static volatile size_t ntemps;
 static int save_temps;
 static int names_only;      /* --dry-run: names are made, files are not */
 static int initialized;
-/* A child that writes files of ours (the speculative host link, in its own
- * process group): whatever ends this process stops it first, so that
- * nothing writes after the cleanup. */
-static volatile sig_atomic_t writer_pid;
+/* The children running now (spawn.c registers each): whatever ends this
+ * process stops them first, so that none writes a file (a temp image, the
+ * output) after the cleanup.  A negative entry leads its own process group
+ * (the speculative host link), which is stopped as a whole. */
+#define MAX_CHILDREN 256
+static volatile sig_atomic_t children[MAX_CHILDREN];
 
-/* Async-signal-safe: SIGTERM lets lld and mold remove their own temp files. */
-static void stop_writer(void)
+static int child_exited(pid_t pid)
 {
-	pid_t writer = (pid_t)writer_pid;
+	int status;
+	pid_t r = waitpid(pid, &status, WNOHANG);
 
-	if (writer > 0) {
-		writer_pid = 0;
-		kill(-writer, SIGTERM);
-		waitpid(writer, NULL, 0);
+	/* Reaped by the thread that started it, or gone: either way stopped. */
+	return r == pid || (r < 0 && errno == ECHILD);
+}
+
+/* Async-signal-safe: SIGTERM first lets lld and mold remove their own temp
+ * files; whatever still runs after about 200 ms gets SIGKILL. */
+static void stop_children(void)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		pid_t entry = (pid_t)children[i];
+		if (entry) {
+			kill(entry, SIGTERM);   /* a negative pid names the group */
+			any = 1;
+		}
+	}
+	for (int tries = 0; any && tries < 50; tries++) {
+		struct timespec pause = { 0, 4 * 1000 * 1000 };
+
+		any = 0;
+		for (size_t i = 0; i < MAX_CHILDREN; i++) {
+			pid_t entry = (pid_t)children[i];
+			if (entry && !child_exited(entry < 0 ? -entry : entry))
+				any = 1;
+		}
+		if (any)
+			nanosleep(&pause, NULL);
+	}
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		pid_t entry = (pid_t)children[i];
+		if (entry) {
+			children[i] = 0;
+			kill(entry, SIGKILL);
+			waitpid(entry < 0 ? -entry : entry, NULL, 0);
+		}
 	}
 }
 
@@ -51,7 +86,7 @@ static void remove_all(void)
 
 static void on_signal(int sig)
 {
-	stop_writer();
+	stop_children();
 	remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -59,7 +94,7 @@ static void on_signal(int sig)
 
 void ol_temp_cleanup(void)
 {
-	stop_writer();
+	stop_children();
 	pthread_mutex_lock(&registry_lock);
 	remove_all();
 	for (size_t i = 0; i < ntemps; i++) {
@@ -70,9 +105,24 @@ void ol_temp_cleanup(void)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-void ol_temp_set_writer(int pid)
+void ol_temp_watch_child(int pid, int own_group)
 {
-	writer_pid = pid;
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		if (__sync_bool_compare_and_swap(&children[i], 0, own_group ? -pid : pid))
+			return;
+	}
+	/* More children than slots cannot happen (jobs are bounded far below);
+	 * one left out still dies with us through its parent-death signal. */
+}
+
+void ol_temp_unwatch_child(int pid)
+{
+	for (size_t i = 0; i < MAX_CHILDREN; i++) {
+		if (children[i] == pid || children[i] == -pid) {
+			children[i] = 0;
+			return;
+		}
+	}
 }
 
 void ol_temp_init(int keep, int dry_run)

@@ -222,9 +222,9 @@ int main(int argc, char **argv)
 		/* Nothing to offload: the host link that ran meanwhile is the link. */
 		if (status == 0 && in.nimages == 0) {
 			ol_timer_end();
-			return finish(&cl, ol_host_link_adopt(&speculation));
+			return finish(&cl, ol_host_link_adopt(&cl, &speculation));
 		}
-		ol_host_link_abandon(&cl, &speculation);
+		ol_host_link_abandon(&speculation);
 	}
 	end_stage(status);
 
