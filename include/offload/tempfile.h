@@ -36,6 +36,9 @@ void ol_temp_watch_child(int pid, int own_group);
 void ol_temp_unwatch_child(int pid);
 /* Stop tracking a registered path (it was renamed into place). */
 void ol_temp_forget(const char *path);
+/* In a forked child: the files and children registered are the parent's;
+ * neither exit nor a signal here may touch them. */
+void ol_temp_disown(void);
 /* Remove everything registered now (also called by atexit). */
 void ol_temp_cleanup(void);
 

@@ -15,6 +15,7 @@
 #include "scan_internal.h"
 #include "offload/arena.h"
 #include "offload/backend.h"
+#include "offload/bitcode_sandbox.h"
 #include "offload/cmdline.h"
 #include "offload/coff.h"
 #include "offload/diag.h"
@@ -152,7 +153,7 @@ static int scan_bitcode(struct ol_object *obj, struct ol_image_vec *vec)
 	if (!be)
 		return -1;   /* the loader said why */
 	memset(&info, 0, sizeof(info));
-	if (be->bitcode_info(obj->data, obj->size, obj->display, &info, &err) != 0) {
+	if (ol_bitcode_info_sandboxed(be, obj->data, obj->size, obj->display, &info, &err) != 0) {
 		ol_error_at(&loc, "cannot read bitcode: %s", err ? err : "unknown error");
 		free(err);
 		return -1;

@@ -24,6 +24,8 @@ static volatile size_t ntemps;
 static int save_temps;
 static int names_only;      /* --dry-run: names are made, files are not */
 static int initialized;
+/* A forked child (bitcode_sandbox.c) owns none of the files or children. */
+static volatile sig_atomic_t disowned;
 /* The children running now (spawn.c registers each): whatever ends this
  * process stops them first, so that none writes a file (a temp image, the
  * output) after the cleanup.  A negative entry leads its own process group
@@ -86,14 +88,23 @@ static void remove_all(void)
 
 static void on_signal(int sig)
 {
-	stop_children();
-	remove_all();
+	if (!disowned) {
+		stop_children();
+		remove_all();
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
+void ol_temp_disown(void)
+{
+	disowned = 1;
+}
+
 void ol_temp_cleanup(void)
 {
+	if (disowned)
+		return;
 	stop_children();
 	pthread_mutex_lock(&registry_lock);
 	remove_all();
