@@ -1,6 +1,7 @@
 /* spawn: run programs with posix_spawn, echo them as upstream does.  See offload/spawn.h. */
 #include "offload/spawn.h"
 #include "offload/diag.h"
+#include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 
@@ -71,8 +72,49 @@ static int wait_for(pid_t pid, const char *program, int *status)
 	return 0;
 }
 
+static int stdout_is_stderr(void);
+static void replay(int from, int to);
+
+/* The child's stdout and stderr go to memory files (one for both when ours
+ * are one file, keeping their order), shown when it ends: their temp names
+ * are rewritten first (temp_names.h). */
+struct output_capture {
+	posix_spawn_file_actions_t actions;
+	int out_fd, err_fd;
+};
+
+static posix_spawn_file_actions_t *capture_begin(struct output_capture *cap)
+{
+	cap->out_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
+	cap->err_fd = stdout_is_stderr() ? -1 : memfd_create("offload-link-stderr", MFD_CLOEXEC);
+	if (cap->out_fd < 0 || (cap->err_fd < 0 && !stdout_is_stderr())) {
+		/* No memory file: the child writes to ours, unrewritten. */
+		if (cap->out_fd >= 0)
+			close(cap->out_fd);
+		if (cap->err_fd >= 0)
+			close(cap->err_fd);
+		cap->out_fd = cap->err_fd = -1;
+		return NULL;
+	}
+	posix_spawn_file_actions_init(&cap->actions);
+	posix_spawn_file_actions_adddup2(&cap->actions, cap->out_fd, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&cap->actions, cap->err_fd >= 0 ? cap->err_fd : cap->out_fd,
+					 STDERR_FILENO);
+	return &cap->actions;
+}
+
+static void capture_end(struct output_capture *cap)
+{
+	if (cap->out_fd < 0)
+		return;
+	posix_spawn_file_actions_destroy(&cap->actions);
+	replay(cap->out_fd, cap->err_fd >= 0 ? STDOUT_FILENO : STDERR_FILENO);
+	replay(cap->err_fd, STDERR_FILENO);
+}
+
 int ol_spawn_wait(const struct strvec *argv)
 {
+	struct output_capture cap;
 	pid_t pid;
 	int status, err;
 
@@ -84,12 +126,14 @@ int ol_spawn_wait(const struct strvec *argv)
 		return 0;
 
 	ol_timer_begin_detail("Execute external command", argv->v[0]);
-	err = posix_spawn(&pid, argv->v[0], NULL, NULL, argv->v, environ);
+	err = posix_spawn(&pid, argv->v[0], capture_begin(&cap), NULL, argv->v, environ);
 	if (err) {
+		capture_end(&cap);
 		ol_timer_end();
 		return ol_error("unable to execute '%s': %s", argv->v[0], strerror(err));
 	}
 	err = wait_for(pid, argv->v[0], &status);
+	capture_end(&cap);
 	ol_timer_end();
 	return err < 0 ? -1 : exit_status(status, argv->v[0]);
 }
@@ -201,27 +245,43 @@ fail:
 	return -1;
 }
 
-/* Copy a memory file's contents to fd, then close it. */
+/* Show what a memory file holds on fd (stderr through diag, so that a
+ * device job's thread keeps it with its own messages), temp names
+ * rewritten; then close it. */
 static void replay(int from, int to)
 {
-	char buf[8192];
+	struct strbuf text = STRBUF_INIT;
+	char buf[8192], *rewritten;
+	size_t len;
 	ssize_t n;
 	off_t off = 0;
 
 	if (from < 0)
 		return;
 	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
-		for (ssize_t done = 0; done < n;) {
-			ssize_t w = write(to, buf + done, (size_t)(n - done));
+		strbuf_add(&text, buf, (size_t)n);
+		off += n;
+	}
+	close(from);
+	rewritten = ol_temp_names_rewrite(strbuf_str(&text), text.len, &len);
+	if (!rewritten) {
+		len = text.len;
+		rewritten = strbuf_detach(&text);
+	}
+	if (to == STDERR_FILENO) {
+		ol_diag_write(rewritten, len);
+	} else {
+		for (size_t done = 0; done < len;) {
+			ssize_t w = write(to, rewritten + done, len - done);
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0)
 				break;
-			done += w;
+			done += (size_t)w;
 		}
-		off += n;
 	}
-	close(from);
+	free(rewritten);
+	strbuf_release(&text);
 }
 
 /* Reap an exited child, taking it off tempfile's hands first. */
