@@ -223,10 +223,13 @@ int ol_archive_walk(const char *path, const uint8_t *data, size_t size,
 			if (member_size > size - body)
 				return ar_error(&w, offset, "truncated archive symbol table", NULL);
 			/* Checked once the members are: a cut archive is
-			 * reported where it is cut. */
-			symtab_offset = offset;
-			symtab_size = member_size;
-			symtab_width = header[1] == 'S' ? 8 : 4;
+			 * reported where it is cut.  Only the first: a COFF
+			 * import library's second "/" has a layout of its own. */
+			if (!symtab_width) {
+				symtab_offset = offset;
+				symtab_size = member_size;
+				symtab_width = header[1] == 'S' ? 8 : 4;
+			}
 		} else if (name_is(header, "//")) {
 			is_table = 1;
 			if (member_size > size - body)

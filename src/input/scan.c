@@ -397,18 +397,12 @@ static void scan_file(struct scan_state *st, struct ol_input *input)
 
 	if (!mf) {
 		switch (errno) {
-		case ENOENT: case ENOTDIR: case ENAMETOOLONG: case ELOOP:
-			/* Stray words ("now" of "-z now"): upstream skips them,
-			 * and the host linker has its own say. */
+		case ENOENT: case ENOTDIR: case EISDIR: case ENAMETOOLONG: case ELOOP:
+			/* Stray words ("now" of "-z now"), directories (the
+			 * value of a linker option we do not know, such as
+			 * lld's --chroot): upstream skips them, and the host
+			 * linker has its own say. */
 			input->kind = OL_IN_MISSING;
-			break;
-		case EISDIR:
-			/* The host linker would fail on it after the device
-			 * links ran ("file format not recognized"): say it first. */
-			input->kind = OL_IN_MISSING;
-			ol_error("'%s' is a directory, not a file: a link input must be a file",
-				 input->path);
-			st->failed = 1;
 			break;
 		case EINVAL:
 			input->kind = OL_IN_OTHER;   /* a device file: the linker decides */

@@ -112,9 +112,12 @@ static void capture_end(struct output_capture *cap)
 	replay(cap->err_fd, STDERR_FILENO);
 }
 
-int ol_spawn_wait(const struct strvec *argv)
+/* Runs argv and waits; with rewrite, its output is captured and shown with
+ * temp names rewritten (the device tools: the host linker's own output is
+ * left alone, streamed as it comes). */
+static int spawn_wait(const struct strvec *argv, int rewrite)
 {
-	struct output_capture cap;
+	struct output_capture cap = { .out_fd = -1, .err_fd = -1 };
 	pid_t pid;
 	int status, err;
 
@@ -126,7 +129,8 @@ int ol_spawn_wait(const struct strvec *argv)
 		return 0;
 
 	ol_timer_begin_detail("Execute external command", argv->v[0]);
-	err = posix_spawn(&pid, argv->v[0], capture_begin(&cap), NULL, argv->v, environ);
+	err = posix_spawn(&pid, argv->v[0], rewrite ? capture_begin(&cap) : NULL, NULL, argv->v,
+			  environ);
 	if (err) {
 		capture_end(&cap);
 		ol_timer_end();
@@ -136,6 +140,11 @@ int ol_spawn_wait(const struct strvec *argv)
 	capture_end(&cap);
 	ol_timer_end();
 	return err < 0 ? -1 : exit_status(status, argv->v[0]);
+}
+
+int ol_spawn_wait(const struct strvec *argv)
+{
+	return spawn_wait(argv, 0);
 }
 
 int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size)
@@ -341,7 +350,7 @@ void ol_child_abandon(struct ol_child *child)
 
 int ol_spawn_checked(const struct strvec *argv)
 {
-	int status = ol_spawn_wait(argv);
+	int status = spawn_wait(argv, 1);
 
 	if (status < 0)
 		return -1;
