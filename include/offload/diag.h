@@ -55,6 +55,11 @@ OL_NORETURN void ol_fatal(const char *fmt, ...) OL_PRINTF(1, 2);
 OL_NORETURN void ol_bug(const char *file, int line, const char *msg);
 #define OL_BUG(msg) ol_bug(__FILE__, __LINE__, (msg))
 
+/* Copies len bytes of `in` to out (size bytes, NUL-terminated), control
+ * characters and bytes that are not valid UTF-8 written as \xNN.  Every
+ * message goes through it.  Returns the length written (what fits). */
+size_t ol_escape_bytes(const char *in, size_t len, char *out, size_t size);
+
 /* Raw text to stderr, or into the thread's capture buffer (command echoes). */
 void ol_diag_write(const char *text, size_t len);
 

@@ -27,6 +27,12 @@ struct ol_mapped_file {
  * same path mapped twice returns the same object, and one file named two
  * ways shares one mapping.  Main thread only. */
 struct ol_mapped_file *ol_map_file(const char *path);
+/* The errno above for a file of this st_mode that is not regular. */
+int ol_not_regular_errno(unsigned mode);
+/* Reports that `path` (ESPIPE from ol_map_file, or a FIFO found otherwise)
+ * cannot be read to its end, read as `what` ("link input", "response
+ * file"); returns -1. */
+int ol_error_not_readable_to_end(const char *path, const char *what);
 void ol_map_files_ahead(const char *const *paths, size_t n);
 void ol_map_files_ahead_finish(void);
 /* Give back the resident pages of the mapped files: the scan touched all of

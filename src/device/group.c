@@ -251,10 +251,9 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		const struct ol_target *target = ol_target_for(b->triple);
 
 		if (!target) {
-			ol_error("%.*s linking is not supported", (int)triple_arch_len(b->triple),
-				 b->triple);
-			ol_note("'%s' images come from %s", b->triple,
-				b->images[0]->owner ? b->images[0]->owner->display : "the inputs");
+			ol_error_at(&b->images[0]->loc, "%.*s linking is not supported",
+				    (int)triple_arch_len(b->triple), b->triple);
+			ol_note("the image's triple is '%s'", b->triple);
 			failed = 1;
 			free(b->images);
 			continue;

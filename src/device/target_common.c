@@ -1,11 +1,13 @@
 /* Steps every target family shares: inputs to files, LTO, reading results back. */
 #include "target_impl.h"
 #include "offload/ar_writer.h"
+#include "offload/bitcode_header.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
 #include "offload/spawn.h"
+#include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 
@@ -17,12 +19,8 @@
 
 static int is_bitcode(const struct ol_device_image *img)
 {
-	const uint8_t *p = img->bin.image;
-	if (img->bin.image_kind == OL_IMG_BITCODE)
-		return 1;
-	return img->bin.image_size >= 4 &&
-	       ((p[0] == 'B' && p[1] == 'C' && p[2] == 0xc0 && p[3] == 0xde) ||
-		(p[0] == 0xde && p[1] == 0xc0 && p[2] == 0x17 && p[3] == 0x0b));
+	return img->bin.image_kind == OL_IMG_BITCODE ||
+	       ol_bitcode_magic(img->bin.image, (size_t)img->bin.image_size);
 }
 
 /* The part of "triple" before the first '-' ("x86_64", "nvptx64"). */
@@ -272,6 +270,8 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		free(err);
 	} else {
 		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
+		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
+				      *g->arch ? " " : "", g->arch);
 		if (path)
 			strvec_push(files, path);
 		else
@@ -321,6 +321,8 @@ static int pack_images(struct ol_group *g, const struct ol_link_context *ctx,
 	prefix = ol_xasprintf("%s.%s%s%s.objects", ctx->exe_name, g->triple, *g->arch ? "." : "",
 			      g->arch);
 	path = ol_temp_write(prefix, "a", archive.buf, archive.len);
+	ol_temp_name_describe(path, "[%s%s%s object images]", g->triple, *g->arch ? " " : "",
+			      g->arch);
 	for (size_t i = 0; i < n; i++)
 		free((char *)members[i].name);
 	free(members);
@@ -332,6 +334,18 @@ static int pack_images(struct ol_group *g, const struct ol_link_context *ctx,
 	strvec_push(files, path);
 	strvec_push(files, lto->whole_archive_off);
 	return 0;
+}
+
+/* The image's place, as messages name it, in place of its temp file:
+ * "libk.a(k2.o): .llvm.offloading+0x0 [x86_64-unknown-linux-gnu generic image]". */
+static void describe_image_file(const char *path, const struct ol_group *g,
+				const struct ol_device_image *img)
+{
+	char where[1024];
+
+	ol_temp_name_describe(path, "%s [%s%s%s image]",
+			      ol_loc_format(&img->loc, where, sizeof(where)), g->triple,
+			      *g->arch ? " " : "", g->arch);
 }
 
 static int write_images(struct ol_group *g, int with_bitcode,
@@ -350,6 +364,7 @@ static int write_images(struct ol_group *g, int with_bitcode,
 		prefix = ol_xasprintf("%s-%s-%s", stem, g->triple, g->arch);
 		path = ol_temp_write(prefix, image_ext ? image_ext(img) : "o",
 				     img->bin.image, img->bin.image_size);
+		describe_image_file(path, g, img);
 		free(stem);
 		free(prefix);
 		if (!path)

@@ -19,6 +19,7 @@
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
+#include "offload/temp_names.h"
 #include "offload/tempfile.h"
 
 #include <stdlib.h>
@@ -264,6 +265,7 @@ static int assemble_all_ptx(const struct ol_group *g, const struct ol_link_conte
 			return -1;
 		prefix = temp_prefix_of(files->v[i], ctx->cl->save_temps);
 		cubin = ol_temp_create(prefix, "cubin", NULL);
+		ol_temp_name_describe(cubin, "[ptxas output for %s %s]", g->triple, g->arch);
 		free(prefix);
 		rc = cubin ? assemble_ptx(g, ctx, ptxas, files->v[i], cubin) : -1;
 		if (rc == 0) {

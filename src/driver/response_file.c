@@ -6,6 +6,7 @@
 #include "driver_internal.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/mapped_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -127,6 +128,12 @@ static int expand_response_file(struct ol_words *out, const char *word,
 	}
 	if (S_ISDIR(st.st_mode))
 		return ol_error("cannot read response file '%s': %s", path, strerror(EISDIR));
+	if (!S_ISREG(st.st_mode)) {
+		if (ol_not_regular_errno(st.st_mode) == ESPIPE)
+			return ol_error_not_readable_to_end(path, "response file");
+		/* A device such as /dev/zero might never end either. */
+		return ol_error("cannot read response file '%s': not a regular file", path);
+	}
 	for (const struct rsp_frame *f = open_files; f; f = f->outer)
 		if (f->dev == st.st_dev && f->ino == st.st_ino)
 			return ol_error("recursive expansion of: '%s'", path);

@@ -118,6 +118,56 @@ static const char *short_name(const uint8_t *field)
 	return ol_arena_strndup(&ol_link_arena, (const char *)field, len);
 }
 
+static uint64_t get_be(const uint8_t *p, size_t width)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < width; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* The GNU symbol table ("/" with 32-bit, "/SYM64/" with 64-bit big-endian
+ * fields): a count, that many member header offsets, that many names.  We
+ * do not use it (resolve reads the members' own symbols), but the host
+ * linker does: a broken one fails its link with "file format not
+ * recognized", or makes it pull the wrong member. */
+static int check_symbol_table(const struct ar_walk *w, uint64_t offset, const uint8_t *table,
+			      uint64_t size, size_t width)
+{
+	struct ol_loc loc = { .file = w->path, .offset = offset, .has_offset = 1 };
+	const char *names;
+	uint64_t count, names_size;
+
+	if (size < width)
+		return ol_error_at(&loc, "archive symbol table of %" PRIu64 " bytes has no count "
+				   "(rebuild it with ranlib)", size);
+	count = get_be(table, width);
+	if (count > (size - width) / width)
+		return ol_error_at(&loc, "archive symbol table: %" PRIu64 " symbols do not fit in "
+				   "its %" PRIu64 " bytes (rebuild it with ranlib)", count, size);
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t member = get_be(table + width + i * width, width);
+
+		if (member < AR_MAGIC_SIZE || member > w->size - AR_HEADER_SIZE)
+			return ol_error_at(&loc, "archive symbol table: symbol %" PRIu64 " names a "
+					   "member at 0x%" PRIx64 ", outside the archive (rebuild it "
+					   "with ranlib)", i, member);
+	}
+	names = (const char *)table + width + count * width;
+	names_size = size - width - count * width;
+	for (uint64_t i = 0; i < count; i++) {
+		const char *end = memchr(names, '\0', (size_t)names_size);
+
+		if (!end)
+			return ol_error_at(&loc, "archive symbol table: the name of symbol %" PRIu64
+					   " runs past its end (rebuild it with ranlib)", i);
+		names_size -= (uint64_t)(end + 1 - names);
+		names = end + 1;
+	}
+	return 0;
+}
+
 /* A thin member's file: its name, relative to the archive's directory. */
 static int thin_member(const struct ar_walk *w, const char *name, uint64_t header_offset)
 {
@@ -146,7 +196,8 @@ int ol_archive_walk(const char *path, const uint8_t *data, size_t size,
 		    ol_ar_member_fn fn, void *ctx)
 {
 	struct ar_walk w = { .path = path, .data = data, .size = size, .fn = fn, .ctx = ctx };
-	uint64_t offset = AR_MAGIC_SIZE;
+	uint64_t offset = AR_MAGIC_SIZE, symtab_offset = 0, symtab_size = 0;
+	size_t symtab_width = 0;
 	int status = 0;
 
 	if (size < AR_MAGIC_SIZE)
@@ -169,6 +220,16 @@ int ol_archive_walk(const char *path, const uint8_t *data, size_t size,
 
 		if (name_is(header, "/") || name_is(header, "/SYM64/")) {
 			is_table = 1;
+			if (member_size > size - body)
+				return ar_error(&w, offset, "truncated archive symbol table", NULL);
+			/* Checked once the members are: a cut archive is
+			 * reported where it is cut.  Only the first: a COFF
+			 * import library's second "/" has a layout of its own. */
+			if (!symtab_width) {
+				symtab_offset = offset;
+				symtab_size = member_size;
+				symtab_width = header[1] == 'S' ? 8 : 4;
+			}
 		} else if (name_is(header, "//")) {
 			is_table = 1;
 			if (member_size > size - body)
@@ -223,5 +284,8 @@ int ol_archive_walk(const char *path, const uint8_t *data, size_t size,
 			offset = body;
 		}
 	}
+	if (symtab_width && check_symbol_table(&w, symtab_offset, data + symtab_offset + AR_HEADER_SIZE,
+					       symtab_size, symtab_width) < 0)
+		return -1;
 	return status;
 }

@@ -65,6 +65,18 @@ static Elf *open_elf(const uint8_t *data, size_t size, const struct ol_loc *loc)
 		elf_end(elf);
 		return NULL;
 	}
+	/* The host linker refuses a program header table out of the file
+	 * ("file format not recognized"), but only after the device links
+	 * ran: say so first, and where. */
+	if (ehdr.e_phnum != 0 &&
+	    (ehdr.e_phoff > size ||
+	     (uint64_t)ehdr.e_phnum * ehdr.e_phentsize > size - ehdr.e_phoff)) {
+		ol_error_at(loc, "invalid ELF file: program header table (offset 0x%llx, %u entries) "
+			    "extends past the end of the file", (unsigned long long)ehdr.e_phoff,
+			    (unsigned)ehdr.e_phnum);
+		elf_end(elf);
+		return NULL;
+	}
 	/* libelf quietly reports no sections at all when the section header
 	 * table does not fit in the file; for us that would mean silently
 	 * dropping device code, so a truncated file is an error. */
@@ -121,6 +133,8 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 	struct ol_loc loc = ol_object_loc(obj);
 	const uint8_t *comment = NULL;
 	size_t comment_size = 0, shstrndx, first_image = vec->n;
+	const char *empty_section = NULL;
+	int empty_nobits = 0;
 	Elf_Scn *scn = NULL;
 	int status = 0;
 	Elf *elf;
@@ -167,8 +181,13 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 				status = -1;
 				continue;
 			}
-			if (shdr.sh_type == SHT_NOBITS)
+			if (shdr.sh_type == SHT_NOBITS || shdr.sh_size == 0) {
+				/* Judged below, once the entries are known. */
+				if (!empty_section)
+					empty_section = ol_arena_strdup(&ol_link_arena, name);
+				empty_nobits = shdr.sh_type == SHT_NOBITS;
 				continue;
+			}
 			name = ol_arena_strdup(&ol_link_arena, *name ? name : ".llvm.offloading");
 			if (ol_scan_offload_section(obj, vec, bytes, (size_t)shdr.sh_size, name) < 0)
 				status = -1;
@@ -180,6 +199,22 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 				comment_size = (size_t)shdr.sh_size;
 		} else if (name[0] != '.' && (abi = ol_entries_layout_of(name)) > obj->entries_abi) {
 			obj->entries_abi = abi;
+		}
+	}
+	/* An offloading section that holds nothing: upstream finds no image
+	 * and links on.  When the object's code launches kernels (it has
+	 * offloading entries) their images are lost and the program fails at
+	 * run time, so that is an error; otherwise nothing is lost. */
+	if (empty_section && vec->n == first_image) {
+		const char *what = empty_nobits ? "has no contents (SHT_NOBITS)" : "is empty";
+
+		if (obj->entries_abi) {
+			ol_error_at(&loc, "section '%s' %s, but the object has offloading entries: "
+				    "its device code is missing", empty_section, what);
+			status = -1;
+		} else {
+			ol_warn_at(&loc, "section '%s' %s: no device code taken from it",
+				   empty_section, what);
 		}
 	}
 	if (comment && (vec->n > first_image || obj->entries_abi))

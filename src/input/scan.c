@@ -15,6 +15,7 @@
 #include "scan_internal.h"
 #include "offload/arena.h"
 #include "offload/backend.h"
+#include "offload/bitcode_header.h"
 #include "offload/bitcode_sandbox.h"
 #include "offload/cmdline.h"
 #include "offload/coff.h"
@@ -36,7 +37,7 @@ enum ol_input_kind ol_identify(const uint8_t *data, size_t size)
 	if (!memcmp(data, OL_OFFLOAD_MAGIC_BYTES, 4))
 		return OL_IN_OFFLOAD_BINARY;
 	/* Raw bitcode, or the wrapper header 0x0B17C0DE (little-endian). */
-	if (!memcmp(data, "BC\xc0\xde", 4) || !memcmp(data, "\xde\xc0\x17\x0b", 4))
+	if (ol_bitcode_magic(data, size))
 		return OL_IN_BITCODE;
 	/* ELF: e_type at 16, in the byte order of e_ident[EI_DATA] (as LLVM's
 	 * identify_magic, which also wants the 18 bytes). */
@@ -88,6 +89,19 @@ static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64
 		ol_error_at(&loc, "unknown image kind %u", (unsigned)bin->image_kind);
 		ctx->failed = 1;
 		return;
+	}
+	/* Bitcode goes to LLVM's reader, which is not made for hostile input:
+	 * its outer layer is checked here, where the place can be named. */
+	if (bin->image_kind == OL_IMG_BITCODE && bin->image_size) {
+		const char *why;
+		uint64_t bad;
+
+		if (ol_bitcode_header_check(bin->image, (size_t)bin->image_size, &why, &bad) < 0) {
+			loc.offset += (uint64_t)(bin->image - bin->data) + bad;
+			ol_error_at(&loc, "image of kind 'bc': %s", why);
+			ctx->failed = 1;
+			return;
+		}
 	}
 	/* An empty image carries no code: upstream links it as an empty file;
 	 * leaving it out changes nothing but saves the device link a file. */
@@ -148,8 +162,15 @@ static int scan_bitcode(struct ol_object *obj, struct ol_image_vec *vec)
 	struct ol_loc loc = ol_object_loc(obj);
 	struct ol_bc_info info;
 	char *err = NULL;
+	const char *why;
+	uint64_t bad;
 	int status = 0;
 
+	if (ol_bitcode_header_check(obj->data, obj->size, &why, &bad) < 0) {
+		loc.offset = bad;
+		loc.has_offset = 1;
+		return ol_error_at(&loc, "%s", why);
+	}
 	if (!be)
 		return -1;   /* the loader said why */
 	memset(&info, 0, sizeof(info));
@@ -189,6 +210,8 @@ struct seen_file {
 
 struct scan_state {
 	struct ol_inputs *in;
+	const char *host_triple;
+	unsigned host_machine;      /* its ELF e_machine, 0 when unknown */
 	struct seen_file *seen;     /* open addressing on the mapping's address */
 	size_t seen_cap, seen_count;
 	int failed;                 /* something was reported */
@@ -241,6 +264,38 @@ static struct ol_object *new_object(const char *path, const char *member,
 	return obj;
 }
 
+/* The ELF machine of a host triple's architecture, 0 for one not listed. */
+static unsigned elf_machine_of(const char *triple)
+{
+	static const struct { const char *arch; unsigned machine; } known[] = {
+		{ "x86_64", 62 }, { "aarch64", 183 }, { "powerpc64le", 21 }, { "powerpc64", 21 },
+		{ "riscv64", 243 }, { "s390x", 22 }, { "loongarch64", 258 },
+	};
+	size_t len = strcspn(triple, "-");
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strlen(known[i].arch) == len && !strncmp(triple, known[i].arch, len))
+			return known[i].machine;
+	return 0;
+}
+
+/* An object with device code for another machine than the host's: the
+ * host linker refuses it ("Relocations in generic ELF"), but only after
+ * the device links; say it first, naming the object. */
+static int check_machine(const struct scan_state *st, const struct ol_object *obj)
+{
+	struct ol_loc loc = ol_object_loc(obj);
+	unsigned machine;
+
+	if (!st->host_machine || obj->size < 20 || obj->data[5] != 1)   /* ELFDATA2LSB */
+		return 0;
+	machine = (unsigned)(obj->data[18] | obj->data[19] << 8);
+	if (machine == st->host_machine)
+		return 0;
+	return ol_error_at(&loc, "object is for ELF machine %u, not for the host triple '%s' "
+			   "(machine %u)", machine, st->host_triple, st->host_machine);
+}
+
 /* Reads the offloading data of one object and folds it into the summary. */
 static void scan_object(struct scan_state *st, struct ol_object *obj)
 {
@@ -252,6 +307,8 @@ static void scan_object(struct scan_state *st, struct ol_object *obj)
 	case OL_IN_OBJECT:
 	case OL_IN_EXEC:
 		status = ol_elf_scan(obj, &vec);
+		if (status == 0 && vec.n && check_machine(st, obj) < 0)
+			status = -1;
 		break;
 	case OL_IN_COFF:
 		status = ol_coff_scan(obj, &vec);
@@ -342,8 +399,10 @@ static void scan_file(struct scan_state *st, struct ol_input *input)
 	if (!mf) {
 		switch (errno) {
 		case ENOENT: case ENOTDIR: case EISDIR: case ENAMETOOLONG: case ELOOP:
-			/* Stray words ("now" of "-z now"), directories: upstream
-			 * skips them, and the host linker has its own say. */
+			/* Stray words ("now" of "-z now"), directories (the
+			 * value of a linker option we do not know, such as
+			 * lld's --chroot): upstream skips them, and the host
+			 * linker has its own say. */
 			input->kind = OL_IN_MISSING;
 			break;
 		case EINVAL:
@@ -352,8 +411,7 @@ static void scan_file(struct scan_state *st, struct ol_input *input)
 		case ESPIPE:
 			/* The host linker would wait for a writer forever. */
 			input->kind = OL_IN_MISSING;
-			ol_error("'%s' is a FIFO or socket, not a file: a link input must be "
-				 "readable to its end", input->path);
+			ol_error_not_readable_to_end(input->path, "link input");
 			st->failed = 1;
 			break;
 		default:
@@ -391,12 +449,14 @@ static void scan_file(struct scan_state *st, struct ol_input *input)
 
 int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
 {
-	struct scan_state st = { .in = in };
+	struct scan_state st = { .in = in, .host_triple = cl->host_triple ? cl->host_triple : "" };
 	struct ol_input *inputs = NULL;
 	size_t ninputs = 0, alloc = 0;
 	int whole_archive = 0, static_only = 0, group = 0, ngroups = 0;
 
 	const char **files = ol_xcalloc(cl->nlink_items + 1, sizeof(*files));
+
+	st.host_machine = elf_machine_of(st.host_triple);
 	size_t nfiles = 0;
 
 	memset(in, 0, sizeof(*in));

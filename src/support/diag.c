@@ -80,22 +80,85 @@ static void emit(const char *text, size_t len)
 	}
 }
 
+/* Length of the valid UTF-8 sequence at s (of at most len bytes), or 0:
+ * no overlongs, no surrogates, nothing past U+10FFFF. */
+static size_t utf8_sequence(const unsigned char *s, size_t len)
+{
+	unsigned lo = 0x80, hi = 0xbf;   /* bounds of the second byte */
+	size_t need;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		need = 2;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		need = 3;
+		lo = s[0] == 0xe0 ? 0xa0 : 0x80;
+		hi = s[0] == 0xed ? 0x9f : 0xbf;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		need = 4;
+		lo = s[0] == 0xf0 ? 0x90 : 0x80;
+		hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+	} else {
+		return 0;
+	}
+	if (len < need || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < need; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return need;
+}
+
+size_t ol_escape_bytes(const char *in, size_t len, char *out, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t n = 0;
+
+	if (!size)
+		return 0;
+	for (size_t i = 0; i < len;) {
+		size_t seq = s[i] >= 0x80 ? utf8_sequence(s + i, len - i) : 0;
+
+		if (seq) {
+			if (n + seq >= size)
+				break;
+			memcpy(out + n, s + i, seq);
+			n += seq;
+			i += seq;
+		} else if (s[i] >= 0x20 && s[i] != 0x7f && s[i] < 0x80) {
+			if (n + 1 >= size)
+				break;
+			out[n++] = (char)s[i++];
+		} else {
+			if (n + 4 >= size)
+				break;
+			snprintf(out + n, 5, "\\x%02x", s[i++]);
+			n += 4;
+		}
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* Every message is escaped whole: names, triples and arch strings come from
+ * the inputs, and their bytes must never reach a terminal raw (no message
+ * text of our own has a control character or a byte that is not UTF-8). */
 static void vreport(const char *severity, const struct ol_loc *loc, const char *fmt, va_list ap)
 {
-	char where[1024], msg[4096];
+	char where[1024], raw[4096], msg[sizeof(raw) * 4 + 2];
 	int n;
 
 	if (loc && (loc->file || loc->section)) {
 		ol_loc_format(loc, where, sizeof(where));
-		n = snprintf(msg, sizeof(msg), "%s: %s: %s: ", prog_name, severity, where);
+		n = snprintf(raw, sizeof(raw), "%s: %s: %s: ", prog_name, severity, where);
 	} else {
-		n = snprintf(msg, sizeof(msg), "%s: %s: ", prog_name, severity);
+		n = snprintf(raw, sizeof(raw), "%s: %s: ", prog_name, severity);
 	}
-	if (n < 0 || (size_t)n >= sizeof(msg))
-		n = (int)sizeof(msg) - 2;
-	n += vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
-	if (n < 0 || (size_t)n >= sizeof(msg) - 1)
-		n = (int)sizeof(msg) - 2;
+	if (n < 0 || (size_t)n >= sizeof(raw))
+		n = (int)sizeof(raw) - 1;
+	n += vsnprintf(raw + n, sizeof(raw) - (size_t)n, fmt, ap);
+	if (n < 0 || (size_t)n >= sizeof(raw))
+		n = (int)sizeof(raw) - 1;
+	n = (int)ol_escape_bytes(raw, (size_t)n, msg, sizeof(msg) - 1);
 	msg[n++] = '\n';
 	emit(msg, (size_t)n);
 }

@@ -177,6 +177,19 @@ static const void *load(int fd, size_t size, int *mapped)
 	return read_fully(fd, (void *)data, size) < 0 ? NULL : data;
 }
 
+int ol_not_regular_errno(unsigned mode)
+{
+	return S_ISDIR(mode) ? EISDIR : S_ISFIFO(mode) || S_ISSOCK(mode) ? ESPIPE : EINVAL;
+}
+
+int ol_error_not_readable_to_end(const char *path, const char *what)
+{
+	/* Reading one would wait for a writer, perhaps forever (the host
+	 * linker too, for an input). */
+	return ol_error("'%s' is a FIFO or socket, not a file: a %s must be readable to its end",
+			path, what);
+}
+
 struct ol_mapped_file *ol_map_file(const char *path)
 {
 	struct ol_mapped_file *mf;
@@ -202,8 +215,7 @@ struct ol_mapped_file *ol_map_file(const char *path)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? ESPIPE
-											   : EINVAL;
+		errno = ol_not_regular_errno(st.st_mode);
 		return NULL;
 	}
 	pthread_mutex_lock(&table_lock);

@@ -1,6 +1,7 @@
 /* spawn: run programs (vfork + execve), echo them as upstream does.  See offload/spawn.h. */
 #include "offload/spawn.h"
 #include "offload/diag.h"
+#include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 
@@ -164,9 +165,47 @@ static int reap_child(pid_t pid, int *status)
 	return rc;
 }
 
-int ol_spawn_wait(const struct strvec *argv)
+static int stdout_is_stderr(void);
+static void replay(int from, int to);
+
+/* The child's stdout and stderr go to memory files (one for both when ours
+ * are one file, keeping their order), shown when it ends: their temp names
+ * are rewritten first (temp_names.h).  Without memory files the child
+ * writes to ours, unrewritten. */
+static void capture_begin(struct start_options *opt)
 {
-	static const struct start_options inherit = { -1, -1, 0 };
+	int one = stdout_is_stderr();
+
+	opt->stdout_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
+	opt->stderr_fd = one ? opt->stdout_fd : memfd_create("offload-link-stderr", MFD_CLOEXEC);
+	if (opt->stdout_fd < 0 || opt->stderr_fd < 0) {
+		if (opt->stdout_fd >= 0)
+			close(opt->stdout_fd);
+		if (opt->stderr_fd >= 0 && opt->stderr_fd != opt->stdout_fd)
+			close(opt->stderr_fd);
+		opt->stdout_fd = opt->stderr_fd = -1;
+	}
+}
+
+static void capture_end(struct start_options *opt)
+{
+	if (opt->stdout_fd < 0)
+		return;
+	if (opt->stderr_fd == opt->stdout_fd) {
+		replay(opt->stdout_fd, STDERR_FILENO);
+	} else {
+		replay(opt->stdout_fd, STDOUT_FILENO);
+		replay(opt->stderr_fd, STDERR_FILENO);
+	}
+	opt->stdout_fd = opt->stderr_fd = -1;
+}
+
+/* Runs argv and waits; with rewrite, its output is captured and shown with
+ * temp names rewritten (the device tools: the host linker's own output is
+ * left alone, streamed as it comes). */
+static int spawn_wait(const struct strvec *argv, int rewrite)
+{
+	struct start_options opt = { -1, -1, 0 };
 	pid_t pid;
 	int status, err;
 
@@ -178,17 +217,27 @@ int ol_spawn_wait(const struct strvec *argv)
 		return 0;
 
 	ol_timer_begin_detail("Execute external command", argv->v[0]);
-	err = start_process(argv, &inherit, &pid);
+	if (rewrite)
+		capture_begin(&opt);
+	err = start_process(argv, &opt, &pid);
 	if (err) {
+		capture_end(&opt);
 		ol_timer_end();
 		return ol_error("unable to execute '%s': %s", argv->v[0], strerror(err));
 	}
-	if (reap_child(pid, &status) < 0) {
+	err = reap_child(pid, &status);
+	capture_end(&opt);
+	if (err < 0) {
 		ol_timer_end();
 		return ol_error("waiting for '%s': %s", argv->v[0], strerror(errno));
 	}
 	ol_timer_end();
 	return exit_status(status, argv->v[0]);
+}
+
+int ol_spawn_wait(const struct strvec *argv)
+{
+	return spawn_wait(argv, 0);
 }
 
 int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size)
@@ -263,27 +312,43 @@ fail:
 	return -1;
 }
 
-/* Copy a memory file's contents to fd, then close it. */
+/* Show what a memory file holds on fd (stderr through diag, so that a
+ * device job's thread keeps it with its own messages), temp names
+ * rewritten; then close it. */
 static void replay(int from, int to)
 {
-	char buf[8192];
+	struct strbuf text = STRBUF_INIT;
+	char buf[8192], *rewritten;
+	size_t len;
 	ssize_t n;
 	off_t off = 0;
 
 	if (from < 0)
 		return;
 	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
-		for (ssize_t done = 0; done < n;) {
-			ssize_t w = write(to, buf + done, (size_t)(n - done));
+		strbuf_add(&text, buf, (size_t)n);
+		off += n;
+	}
+	close(from);
+	rewritten = ol_temp_names_rewrite(strbuf_str(&text), text.len, &len);
+	if (!rewritten) {
+		len = text.len;
+		rewritten = strbuf_detach(&text);
+	}
+	if (to == STDERR_FILENO) {
+		ol_diag_write(rewritten, len);
+	} else {
+		for (size_t done = 0; done < len;) {
+			ssize_t w = write(to, rewritten + done, len - done);
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0)
 				break;
-			done += w;
+			done += (size_t)w;
 		}
-		off += n;
 	}
-	close(from);
+	free(rewritten);
+	strbuf_release(&text);
 }
 
 static int reap(struct ol_child *child)
@@ -337,7 +402,7 @@ void ol_child_abandon(struct ol_child *child)
 
 int ol_spawn_checked(const struct strvec *argv)
 {
-	int status = ol_spawn_wait(argv);
+	int status = spawn_wait(argv, 1);
 
 	if (status < 0)
 		return -1;

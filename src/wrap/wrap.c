@@ -12,6 +12,7 @@
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
+#include "offload/temp_names.h"
 #include "offload/tempfile.h"
 
 #include <stdio.h>
@@ -148,6 +149,7 @@ static int wrap_kind(const struct kind_wrapper *kw, const struct ol_bundled *bun
 			fflush(stderr);
 		}
 		*object_out = ol_temp_write(prefix, "o", obj.data, obj.size);
+		ol_temp_name_describe(*object_out, "[the %s registration object]", kw->title);
 		if (!*object_out)
 			rc = -1;
 	}

@@ -9,7 +9,9 @@
 # %run-omp19 (runs a program on libomptarget 19's CPU device),
 # %clang16 %clang19 %clang22, %clangxx16 %clangxx19 %clangxx22,
 # %upstream-wrapper16/19/22, %llvm22bin, %omp16dir, %omp19libdir, %gen-program
-# (bench/gen.py), %image-symbols (a device image's kernels and globals), %python.
+# (bench/gen.py), %image-symbols (a device image's kernels and globals), %python,
+# %malformed (Inputs/malformed/malformed.py: crafted inputs, and a run checked for
+# its exit status, temp files and untouched output).
 # Features: clang16 clang19 clang22 (each clang present), upstream-wrapper-16/19/22,
 # omp16-runtime, omp19-runtime.
 
@@ -64,6 +66,9 @@ subs = {
     # The benchmark's program generator doubles as the tests' (bench/gen.py).
     "%gen-program": "%s %s" % (sys.executable, os.path.join(config.ol_source_dir, "bench", "gen.py")),
     "%python": sys.executable,
+    # The malformed-input suite's generator and checker (test/lit/malformed).
+    "%malformed": "%s %s" % (sys.executable, os.path.join(config.test_source_root, "Inputs",
+                                                          "malformed", "malformed.py")),
     "%image-symbols": os.path.join(config.test_source_root, "Inputs", "gpu", "image-symbols.sh"),
 }
 

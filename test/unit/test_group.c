@@ -273,7 +273,7 @@ static void test_unselected_and_missing(void)
 	ol_diag_capture_end();
 	CHECK(rc == -1);
 	CHECK(diag.errors == 1);
-	CHECK(diag.text && strstr(diag.text, "error: riscv64 linking is not supported\n"));
+	CHECK(diag.text && strstr(diag.text, "error: rv.o: riscv64 linking is not supported\n"));
 	CHECK(l.groups.n == 1 && group_is(&l.groups.v[0], X86, "", 1, kept));
 	free(diag.text);
 

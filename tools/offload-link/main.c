@@ -19,6 +19,7 @@
 #include "offload/resolve.h"
 #include "offload/spawn.h"
 #include "offload/stats.h"
+#include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 #include "offload/wrap.h"
@@ -201,6 +202,7 @@ int main(int argc, char **argv)
 	if (ol_cmdline_parse(argc, argv, &cl) < 0 || ol_relocatable_check(&cl) < 0)
 		ol_checkpoint();
 	ol_temp_init(cl.save_temps, cl.dry_run);
+	ol_temp_names_enable(!cl.save_temps);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
