@@ -131,6 +131,8 @@ requirements=(
 	"timeout                                         coreutils"
 	"cmp                                             diffutils"
 	"diff                                            diffutils"
+	# memcheck/<name>: the unit tests under valgrind
+	"valgrind                                        valgrind"
 )
 
 # The packages named above (machine-image excluded), each once, in order.

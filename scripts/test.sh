@@ -6,9 +6,16 @@
 #
 #   scripts/test.sh [ctest arguments...]      e.g. scripts/test.sh -R e2e
 #
+# Then the sanitizer configuration: the same sources built with ASan and UBSan
+# in <build>-asan, and every test but the end-to-end ones run there (their
+# programs are not sanitized, and they would double the time); with ctest
+# arguments, those select the tests there too.  The unit tests also run under
+# valgrind in the main build (memcheck/<name>).
+#
 # Environment: OL_BUILD_DIR (default <repo>/build), OL_BUILD_TYPE and
 # OL_LLVM_VERSION as for bootstrap.sh, OL_TEST_JOBS (default: the number of
-# cores).  The output ends with ctest's summary; the exit status is ctest's.
+# cores), OL_SANITIZERS=0 to skip the sanitizer configuration.  The exit
+# status is non-zero when any test failed in either configuration.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,5 +24,26 @@ jobs=${OL_TEST_JOBS:-$(nproc)}
 
 OL_BUILD_DIR=$build "$repo/scripts/bootstrap.sh" --no-example
 
+status=0
 printf '\n== test: ctest --test-dir %s --output-on-failure -j %s %s\n' "$build" "$jobs" "$*"
-exec ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@"
+ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@" || status=$?
+
+if [ "${OL_SANITIZERS:-1}" != 0 ]; then
+	asan=$build-asan
+	printf '\n== sanitizers: ASan + UBSan build in %s\n' "$asan"
+	mkdir -p "$asan"
+	cmake -S "$repo" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE="${OL_BUILD_TYPE:-RelWithDebInfo}" \
+		-DOL_ENABLE_ASAN=ON -DOL_OMP16_ROOT="$build/deps/omp16" \
+		${OL_LLVM_VERSION:+-DOL_LLVM_VERSION=$OL_LLVM_VERSION} > "$asan/configure.log" ||
+		{ cat "$asan/configure.log"; exit 1; }
+	cmake --build "$asan" -j "$jobs"
+	if [ $# -gt 0 ]; then
+		selection=("$@")
+	else
+		selection=(-E '^e2e/')
+	fi
+	printf '\n== sanitizers: ctest --test-dir %s --output-on-failure -j %s %s\n' "$asan" "$jobs" \
+		"${selection[*]}"
+	ctest --test-dir "$asan" --output-on-failure -j "$jobs" "${selection[@]}" || status=$?
+fi
+exit "$status"
