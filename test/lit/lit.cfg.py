@@ -51,7 +51,7 @@ config.environment.pop("OFFLOAD_LINK_BACKEND", None)
 config.environment["OFFLOAD_LINK_NO_CACHE"] = "1"
 # Messages and sorting must not depend on the caller's locale.
 config.environment["LC_ALL"] = "C"
-for passthrough in ("TMPDIR", "HOME"):
+for passthrough in ("TMPDIR", "HOME", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"):
     if passthrough in os.environ:
         config.environment[passthrough] = os.environ[passthrough]
 
