@@ -174,6 +174,31 @@ def upstream_wrappers(versions):
     return found
 
 
+def wrapper_variants(tool, driver_argv, version):
+    """The wrapper command clang would run for driver_argv (clang -###), as
+    variants: offload-link, then upstream `version` at its default and with
+    --wrapper-jobs=2, all with the same arguments."""
+    wrapper = [c for c in driver_commands(driver_argv)
+               if os.path.basename(c[0]) == "clang-linker-wrapper"]
+    if not wrapper:
+        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
+    wrapper_args = wrapper[-1][1:]
+    variants = [("offload-link", [[tool] + wrapper_args])]
+    for name, path in upstream_wrappers((version,)):
+        variants.append((name, [[path] + wrapper_args]))
+        variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
+    return variants
+
+
+def print_ratios(times, failed, variants):
+    """How much longer each other variant takes than offload-link."""
+    ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
+    for name, _ in variants[1:]:
+        if ours and name not in failed and times.get(name):
+            print("%s takes %.2fx the time of offload-link"
+                  % (name, statistics.median(times[name]) / ours))
+
+
 def bench_host(args, tool, work):
     objdir = os.path.join(work, "host-%d" % args.units)
     objects = generated(objdir, "generating and compiling %d host units ..." % args.units,
@@ -260,25 +285,13 @@ def bench_gpu(args, tool, work):
     out = os.path.join(objdir, "app")
     # LLVM 22 has no libomp/libomptarget here: the host link takes 19's.
     host_libs = [] if runtime else ["-L/usr/lib/llvm-19/lib"]
-    wrapper = [c for c in driver_commands([clang] + gen.gpu_flags(archs, lto, runtime) + objects
-                                          + host_libs + ["-o", out])
-               if os.path.basename(c[0]) == "clang-linker-wrapper"]
-    if not wrapper:
-        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
-    wrapper_args = wrapper[-1][1:]
-    variants = [("offload-link", [[tool] + wrapper_args])]
-    for name, path in upstream_wrappers((version,)):
-        variants.append((name, [[path] + wrapper_args]))
-        variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
+    variants = wrapper_variants(tool, [clang] + gen.gpu_flags(archs, lto, runtime) + objects
+                                + host_libs + ["-o", out], version)
     times, failed = compare("(c) GPU link, %d units x 1 kernel, %s%s (clang %s objects, %s)"
                             % (args.gpu_units, ", ".join(archs), ", -foffload-lto" if lto else "",
                                version, "device runtime" if runtime else "-nogpulib"),
                             variants, "offload-link", args.gpu_reps, objdir)
-    ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
-    for name, _ in variants[1:]:
-        if ours and name not in failed and times.get(name):
-            print("%s takes %.2fx the time of offload-link"
-                  % (name, statistics.median(times[name]) / ours))
+    print_ratios(times, failed, variants)
 
 
 def bench_heavy(args, tool, work):
@@ -291,24 +304,12 @@ def bench_heavy(args, tool, work):
                         % (args.heavy_units, ",".join(archs)),
                         lambda: gen.heavy_units(objdir, clang, args.heavy_units, archs, args.jobs))
     out = os.path.join(objdir, "app")
-    wrapper = [c for c in driver_commands([clang, "-O2"] + gen.heavy_flags(archs) + objects
-                                          + ["-lomptarget.devicertl", "-o", out])
-               if os.path.basename(c[0]) == "clang-linker-wrapper"]
-    if not wrapper:
-        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
-    wrapper_args = wrapper[-1][1:]
-    variants = [("offload-link", [[tool] + wrapper_args])]
-    for name, path in upstream_wrappers(("19",)):
-        variants.append((name, [[path] + wrapper_args]))
-        variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
+    variants = wrapper_variants(tool, [clang, "-O2"] + gen.heavy_flags(archs) + objects
+                                + ["-lomptarget.devicertl", "-o", out], "19")
     times, failed = compare("(g) heavy GPU link, %d units, %s, the device runtime in every LTO "
                             "(clang 19 objects, -O2)" % (args.heavy_units, ", ".join(archs)),
                             variants, "offload-link", args.heavy_reps, objdir, warmup=False)
-    ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
-    for name, _ in variants[1:]:
-        if ours and name not in failed and times.get(name):
-            print("%s takes %.2fx the time of offload-link"
-                  % (name, statistics.median(times[name]) / ours))
+    print_ratios(times, failed, variants)
 
 
 def bench_rdc(args, tool, work, lang):
@@ -319,16 +320,8 @@ def bench_rdc(args, tool, work, lang):
               % (args.rdc_units, lang.upper(), ",".join(archs), clang),
                         lambda: gen.rdc_units(objdir, clang, args.rdc_units, lang, archs, args.jobs))
     libs = (["-L/usr/local/cuda/lib64", "-lcudart"] if lang == "cuda" else ["-lamdhip64"])
-    wrapper = [c for c in driver_commands([clang] + gen.rdc_flags(lang, archs) + objects + libs
-                                          + ["-o", os.path.join(objdir, "app")])
-               if os.path.basename(c[0]) == "clang-linker-wrapper"]
-    if not wrapper:
-        sys.exit("bench: clang -### printed no clang-linker-wrapper command")
-    wrapper_args = wrapper[-1][1:]
-    variants = [("offload-link", [[tool] + wrapper_args])]
-    for name, path in upstream_wrappers(("22",)):
-        variants.append((name, [[path] + wrapper_args]))
-        variants.append((name + " --wrapper-jobs=2", [[path, "--wrapper-jobs=2"] + wrapper_args]))
+    variants = wrapper_variants(tool, [clang] + gen.rdc_flags(lang, archs) + objects + libs
+                                + ["-o", os.path.join(objdir, "app")], "22")
     env_path = os.environ.get("PATH", "")
     # Upstream's device clang finds clang-nvlink-wrapper and nvlink on PATH.
     os.environ["PATH"] = "/usr/lib/llvm-22/bin:/usr/local/cuda/bin:" + env_path
@@ -338,11 +331,7 @@ def bench_rdc(args, tool, work, lang):
                                 variants, "offload-link", args.gpu_reps, objdir)
     finally:
         os.environ["PATH"] = env_path
-    ours = statistics.median(times["offload-link"]) if "offload-link" not in failed else None
-    for name, _ in variants[1:]:
-        if ours and name not in failed and times.get(name):
-            print("%s takes %.2fx the time of offload-link"
-                  % (name, statistics.median(times[name]) / ours))
+    print_ratios(times, failed, variants)
 
 
 def bench_relink(args, tool, work):

@@ -23,6 +23,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define OL_BACKEND_ABI 3
 #define OL_BACKEND_ENTRY "offload_link_backend"
@@ -47,6 +49,19 @@ struct ol_bc_info {
 	int clang_major;                /* from llvm.ident, 0 if unknown */
 	int entries_abi;                /* 16/22 as in inputs.h, from global sections */
 };
+
+/* Frees what a struct ol_bc_info holds (malloc'd names, symbols, sections)
+ * and empties it; shared by the backend and the core, which both fill one. */
+static inline void ol_bc_info_release(struct ol_bc_info *info)
+{
+	for (size_t i = 0; i < info->nsymbols; i++)
+		free(info->symbols[i].name);
+	free(info->symbols);
+	for (size_t i = 0; i < info->noffload_sections; i++)
+		free(info->offload_sections[i].data);
+	free(info->offload_sections);
+	memset(info, 0, sizeof(*info));
+}
 
 struct ol_lto_request {
 	const char *triple;

@@ -302,15 +302,8 @@ static int entries_abi_of(LLVMModuleRef mod)
 
 void ol_be_bitcode_info_free(struct ol_bc_info *info)
 {
-	if (!info)
-		return;
-	for (size_t i = 0; i < info->nsymbols; i++)
-		free(info->symbols[i].name);
-	free(info->symbols);
-	for (size_t i = 0; i < info->noffload_sections; i++)
-		free(info->offload_sections[i].data);
-	free(info->offload_sections);
-	memset(info, 0, sizeof(*info));
+	if (info)
+		ol_bc_info_release(info);
 }
 
 /* A lazily loaded module and its symbols, for both readers below: NULL

@@ -92,13 +92,7 @@ static int fatal_exit(const uint8_t *data, size_t size, const char *name,
 
 static void release(struct ol_bc_info *info)
 {
-	for (size_t i = 0; i < info->nsymbols; i++)
-		free(info->symbols[i].name);
-	free(info->symbols);
-	for (size_t i = 0; i < info->noffload_sections; i++)
-		free(info->offload_sections[i].data);
-	free(info->offload_sections);
-	memset(info, 0, sizeof(*info));
+	ol_bc_info_release(info);
 }
 
 static struct ol_backend backend_with(int (*reader)(const uint8_t *, size_t, const char *,
