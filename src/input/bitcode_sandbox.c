@@ -43,10 +43,12 @@ static rlim_t cpu_seconds_for(size_t size)
 	return 30 + (rlim_t)(size >> 20);
 }
 
+#ifndef OL_UNDER_ASAN
 static rlim_t address_space_for(size_t size)
 {
 	return ((rlim_t)4 << 30) + (rlim_t)size * 32;
 }
+#endif
 
 /* ---- the encoding (child -> parent) -------------------------------------- */
 

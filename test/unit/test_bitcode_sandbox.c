@@ -65,8 +65,9 @@ static int out_of_memory(const uint8_t *data, size_t size, const char *name,
 	abort();
 }
 
-/* Grows until the address-space limit stops it, then aborts as LLVM's
- * allocator does when malloc fails. */
+#if !defined(__SANITIZE_ADDRESS__)
+/* Grows until the address-space limit stops it (not set under ASan), then
+ * aborts as LLVM's allocator does when malloc fails. */
 static int grow(const uint8_t *data, size_t size, const char *name, struct ol_bc_info *out,
 		char **err)
 {
@@ -80,6 +81,7 @@ static int grow(const uint8_t *data, size_t size, const char *name, struct ol_bc
 		block[0] = 1;
 	}
 }
+#endif
 
 /* Exits in the middle, as LLVM's fatal error handler does (exit(1)). */
 static int fatal_exit(const uint8_t *data, size_t size, const char *name,
