@@ -18,16 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ol_cmdline_parse(int argc, char **argv, struct ol_cmdline *cl)
+int ol_cmdline_parse_words(const struct ol_words *words, const char *argv0, struct ol_cmdline *cl,
+			   enum ol_cmdline_request *request)
 {
-	struct ol_words words = { NULL, 0, 0 };
 	struct ol_parsed parsed = { NULL, NULL, 0, 0 };
 	enum ol_flavor flavor;
 	int help = 0, help_hidden = 0, version = 0;
 	int ret = -1;
 
 	memset(cl, 0, sizeof(*cl));
-	cl->argv0 = argc > 0 && argv[0] ? argv[0] : "offload-link";
+	*request = OL_CMDLINE_LINK;
+	cl->argv0 = argv0;
 	cl->host_triple = OL_DEFAULT_TRIPLE;
 	cl->output = "a.out";
 	cl->opt_level = 2;
@@ -35,19 +36,15 @@ int ol_cmdline_parse(int argc, char **argv, struct ol_cmdline *cl)
 	cl->time_trace_granularity = 500;
 	cl->flavor = OL_FLAVOR_AUTO;
 
-	for (int i = 1; i < argc; i++)
-		if (argv[i] && ol_words_expand(&words, argv[i]))
-			goto out;
-
 	/* --offload-abi decides which release's table applies, so match once
 	 * with every record to find it, then again with that release's. */
-	if (ol_match_words(&words, OL_VALL, &parsed, 1))
+	if (ol_match_words(words, OL_VALL, &parsed, 1))
 		goto out;
 	if (ol_decode_offload_abi(&parsed, &flavor))
 		goto out;
 	if (flavor != OL_FLAVOR_AUTO) {
 		ol_parsed_release(&parsed);
-		if (ol_match_words(&words, ol_flavor_mask(flavor), &parsed, 1))
+		if (ol_match_words(words, ol_flavor_mask(flavor), &parsed, 1))
 			goto out;
 	}
 	cl->flavor = flavor;
@@ -57,13 +54,12 @@ int ol_cmdline_parse(int argc, char **argv, struct ol_cmdline *cl)
 		help_hidden |= parsed.args[i].id == OPT_help_hidden;
 		version |= parsed.args[i].id == OPT_v;
 	}
-	if (help || help_hidden) {
-		ol_print_help(cl->argv0, flavor, help_hidden);
-		exit(0);
-	}
-	if (version) {
-		ol_print_version(cl->argv0);
-		exit(0);
+	if (help || help_hidden || version) {
+		*request = help_hidden ? OL_CMDLINE_HELP_HIDDEN
+			   : help      ? OL_CMDLINE_HELP
+				       : OL_CMDLINE_VERSION;
+		ret = 0;
+		goto out;
 	}
 
 	ret = ol_decode_wrapper_options(cl, &parsed);
@@ -73,9 +69,32 @@ int ol_cmdline_parse(int argc, char **argv, struct ol_cmdline *cl)
 	ol_build_host_view(cl);
 out:
 	ol_parsed_release(&parsed);
-	free(words.v);
 	if (ret)
 		ol_cmdline_release(cl);
+	return ret;
+}
+
+int ol_cmdline_parse(int argc, char **argv, struct ol_cmdline *cl)
+{
+	struct ol_words words = { NULL, 0, 0 };
+	const char *argv0 = argc > 0 && argv[0] ? argv[0] : "offload-link";
+	enum ol_cmdline_request request = OL_CMDLINE_LINK;
+	int ret = -1;
+
+	memset(cl, 0, sizeof(*cl));
+	for (int i = 1; i < argc; i++)
+		if (argv[i] && ol_words_expand(&words, argv[i]))
+			goto out;
+	ret = ol_cmdline_parse_words(&words, argv0, cl, &request);
+out:
+	free(words.v);
+	if (ret == 0 && request != OL_CMDLINE_LINK) {
+		if (request == OL_CMDLINE_VERSION)
+			ol_print_version(argv0);
+		else
+			ol_print_help(argv0, cl->flavor, request == OL_CMDLINE_HELP_HIDDEN);
+		exit(0);
+	}
 	return ret;
 }
 

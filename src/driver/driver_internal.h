@@ -84,6 +84,9 @@ void ol_words_push(struct ol_words *w, const char *s);
 /* Appends `word`, or the words of the response file "@path" names (a file
  * that does not exist leaves "@path" a word).  Returns 0, or -1 (reported). */
 int ol_words_expand(struct ol_words *out, const char *word);
+/* Appends the words of a response file's bytes src[0 .. len) (GNU quoting,
+ * as llvm::cl::TokenizeGNUCommandLine); words come from the link arena. */
+void ol_words_tokenize(const char *src, size_t len, struct ol_words *out);
 
 /* --- match.c ------------------------------------------------------------------ */
 
@@ -100,6 +103,21 @@ int ol_match_words(const struct ol_words *w, unsigned vmask, struct ol_parsed *o
 void ol_parsed_release(struct ol_parsed *p);
 /* The words a parsed line came from (empty words are gone, as in llvm). */
 void ol_words_of_args(const struct ol_cmdline *cl, struct ol_words *out);
+
+/* --- cmdline.c ---------------------------------------------------------------- */
+
+enum ol_cmdline_request {
+	OL_CMDLINE_LINK,          /* a link: cl is filled */
+	OL_CMDLINE_HELP,          /* --help: print and exit 0 */
+	OL_CMDLINE_HELP_HIDDEN,   /* --help-hidden */
+	OL_CMDLINE_VERSION,       /* --version / -v */
+};
+
+/* The steps of ol_cmdline_parse after @file expansion: matches and decodes
+ * `words` into cl.  For a help or version request only cl->flavor is set.
+ * Returns 0, or -1 after reporting (cl released). */
+int ol_cmdline_parse_words(const struct ol_words *words, const char *argv0, struct ol_cmdline *cl,
+			   enum ol_cmdline_request *request);
 
 /* --- help.c ------------------------------------------------------------------- */
 

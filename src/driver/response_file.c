@@ -34,7 +34,7 @@ static int is_rsp_space(char c)
 /* llvm::cl::TokenizeGNUCommandLine: whitespace separates, '...' and "..."
  * quote, a backslash escapes the next character (inside quotes too), and an
  * empty token ("" alone) produces no word. */
-static void tokenize_gnu(const char *src, size_t len, struct ol_words *out)
+void ol_words_tokenize(const char *src, size_t len, struct ol_words *out)
 {
 	struct strbuf tok = STRBUF_INIT;
 
@@ -149,7 +149,7 @@ static int expand_response_file(struct ol_words *out, const char *word,
 		body += 3;
 		len -= 3;
 	}
-	tokenize_gnu(body, len, &inner);
+	ol_words_tokenize(body, len, &inner);
 	strbuf_release(&text);
 
 	frame.dev = st.st_dev;

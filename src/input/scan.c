@@ -372,14 +372,14 @@ static void scan_member(void *ctx, const struct ol_ar_member *member)
 }
 
 static struct ol_archive *scan_archive(struct scan_state *st, const char *path,
-				       const struct ol_mapped_file *mf)
+				       const uint8_t *data, size_t size)
 {
 	struct ol_archive *ar = ol_arena_alloc(&ol_link_arena, sizeof(*ar));
 	struct member_list list = { .st = st, .archive = ar };
 
 	ar->path = path;
-	ar->thin = !memcmp(mf->data, "!<thin>\n", 8);
-	if (ol_archive_walk(path, mf->data, mf->size, scan_member, &list) < 0)
+	ar->thin = !memcmp(data, "!<thin>\n", 8);
+	if (ol_archive_walk(path, data, size, scan_member, &list) < 0)
 		st->failed = 1;
 	if (list.n) {
 		ar->members = ol_arena_alloc(&ol_link_arena, list.n * sizeof(*ar->members));
@@ -388,6 +388,36 @@ static struct ol_archive *scan_archive(struct scan_state *st, const char *path,
 	}
 	free(list.v);
 	return ar;
+}
+
+/* Classifies the bytes of input->path and reads what they hold. */
+static void scan_contents(struct scan_state *st, struct ol_input *input, const uint8_t *data,
+			  size_t size)
+{
+	input->kind = ol_identify(data, size);
+	switch (input->kind) {
+	case OL_IN_ARCHIVE:
+		input->archive = scan_archive(st, input->path, data, size);
+		break;
+	case OL_IN_OTHER:
+		break;
+	default:
+		input->object = new_object(input->path, NULL, data, size, input->kind);
+		scan_object(st, input->object);
+		break;
+	}
+}
+
+int ol_scan_memory(const char *path, const uint8_t *data, size_t size, struct ol_inputs *in,
+		   struct ol_input *input)
+{
+	struct scan_state st = { .in = in };
+
+	memset(in, 0, sizeof(*in));
+	memset(input, 0, sizeof(*input));
+	input->path = input->spelling = path;
+	scan_contents(&st, input, data, size);
+	return st.failed ? -1 : 0;
 }
 
 /* Fills input->kind/object/archive for the file at input->path. */
@@ -430,18 +460,7 @@ static void scan_file(struct scan_state *st, struct ol_input *input)
 		return;
 	}
 
-	input->kind = ol_identify(mf->data, mf->size);
-	switch (input->kind) {
-	case OL_IN_ARCHIVE:
-		input->archive = scan_archive(st, input->path, mf);
-		break;
-	case OL_IN_OTHER:
-		break;
-	default:
-		input->object = new_object(input->path, NULL, mf->data, mf->size, input->kind);
-		scan_object(st, input->object);
-		break;
-	}
+	scan_contents(st, input, mf->data, mf->size);
 	seen->kind = input->kind;
 	seen->object = input->object;
 	seen->archive = input->archive;

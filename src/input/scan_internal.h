@@ -37,6 +37,14 @@ struct ol_loc ol_object_loc(const struct ol_object *obj);
 int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
 			    const uint8_t *data, size_t size, const char *section);
 
+/* Scans one input held in memory exactly as ol_inputs_scan scans a file it
+ * has mapped (classification, archive members, offloading sections); `path`
+ * names it in messages and locates a thin archive's members.  The fuzzers'
+ * entry.  Fills *input and the summary in *in; returns 0, or -1 if anything
+ * was reported. */
+int ol_scan_memory(const char *path, const uint8_t *data, size_t size, struct ol_inputs *in,
+		   struct ol_input *input);
+
 /* Which entries layout a section name stands for (inputs.h entries_abi):
  * 16 for "omp_offloading_entries" and its CUDA/HIP siblings, 22 for
  * "llvm_offload_entries", 0 for any other name. */
