@@ -4,9 +4,9 @@
  * Each job captures its diagnostics (and command echoes) in its group's
  * buffer; buffers are flushed in group order after all jobs end, so the
  * output is the same whatever the number of jobs.  The default is one job
- * per core; --wrapper-jobs=N caps it; --wrapper-jobs=jobserver takes a token
- * from GNU make's jobserver for every job beyond the first (the one make
- * gave this process).
+ * per core (under make, make's -j: make_jobs()); --wrapper-jobs=N caps it;
+ * --wrapper-jobs=jobserver takes a token from GNU make's jobserver for every
+ * job beyond the first (the one make gave this process).
  */
 #include "offload/device_link.h"
 #include "target_impl.h"
@@ -42,7 +42,7 @@ static const char *last_occurrence(const char *haystack, const char *needle)
 	return last;
 }
 
-static void jobserver_open(struct jobserver *js)
+static void jobserver_open(struct jobserver *js, int asked)
 {
 	const char *flags = getenv("MAKEFLAGS");
 	const char *auth;
@@ -74,7 +74,7 @@ static void jobserver_open(struct jobserver *js)
 		}
 	}
 	js->usable = js->rfd >= 0 && js->wfd >= 0;
-	if (!js->usable)
+	if (!js->usable && asked)
 		ol_warn("--wrapper-jobs=jobserver: no usable make jobserver; running one job at a time");
 }
 
@@ -94,6 +94,28 @@ static void jobserver_release(struct jobserver *js, char token)
 {
 	while (write(js->wfd, &token, 1) < 0 && errno == EINTR)
 		;
+}
+
+/*
+ * Without --wrapper-jobs, a link that make runs follows make's -j: make's
+ * jobserver when it has one (make -j4), one job at a time under make -j1 or
+ * plain make (no jobserver then), one per core under -j without a number.
+ * A link no make runs (MAKEFLAGS unset) gets one job per core.
+ */
+enum make_jobs { NOT_UNDER_MAKE, MAKE_JOBSERVER, MAKE_SERIAL, MAKE_UNLIMITED };
+
+static enum make_jobs make_jobs(void)
+{
+	const char *flags = getenv("MAKEFLAGS");
+
+	if (!flags)
+		return NOT_UNDER_MAKE;
+	if (strstr(flags, "--jobserver-auth=") || strstr(flags, "--jobserver-fds="))
+		return MAKE_JOBSERVER;
+	for (const char *p = flags; (p = strstr(p, "-j")); p += 2)
+		if ((p == flags || p[-1] == ' ') && (p[2] == ' ' || !p[2]))
+			return MAKE_UNLIMITED;
+	return MAKE_SERIAL;
 }
 
 struct pool {
@@ -272,12 +294,12 @@ static void *preload_backend(void *unused)
 	return NULL;
 }
 
-static size_t job_count(const struct ol_cmdline *cl, size_t ngroups)
+static size_t job_count(const struct ol_cmdline *cl, size_t ngroups, int jobserver)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t n = cl->wrapper_jobs > 0 ? (size_t)cl->wrapper_jobs : (cores > 0 ? (size_t)cores : 1);
 
-	if (cl->wrapper_jobserver)
+	if (jobserver)
 		n = cores > 0 ? (size_t)cores : 1;
 	return n < ngroups ? n : ngroups;
 }
@@ -319,12 +341,14 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	pool.ctx = ctx;
 	pool.order = costliest_first(groups, &pool.count);
 	atomic_init(&pool.next, 0);
-	if (ctx->cl->wrapper_jobserver) {
-		jobserver_open(&pool.js);
+	enum make_jobs under_make = ctx->cl->wrapper_jobs > 0 ? NOT_UNDER_MAKE : make_jobs();
+	int jobserver = ctx->cl->wrapper_jobserver || under_make == MAKE_JOBSERVER;
+	if (jobserver) {
+		jobserver_open(&pool.js, ctx->cl->wrapper_jobserver);
 		pool.use_jobserver = pool.js.usable;
 	}
-	njobs = job_count(ctx->cl, pool.count);
-	if (ctx->cl->wrapper_jobserver && !pool.use_jobserver)
+	njobs = job_count(ctx->cl, pool.count, jobserver);
+	if ((jobserver && !pool.use_jobserver) || under_make == MAKE_SERIAL)
 		njobs = 1;
 
 	if (pool.count == 0) {
