@@ -109,6 +109,8 @@ struct ol_cmdline {
 	struct strvec builtin_bitcode; /* --builtin-bitcode= raw values */
 	struct strvec override_image;  /* --override-image= raw values */
 	struct strvec pass_remarks;    /* "--pass-remarks=...", etc., as given */
+	struct strvec driver_runtimes; /* a driver's options that link runtime libraries
+					  (-fopenmp, -fopenmp=libomp): a CPU image links them too */
 };
 
 /* Parses argv.  --help/--help-hidden/--version print and exit(0) here.

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -163,21 +164,53 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 	ol_timer_end();
 }
 
-static void *worker(void *arg)
+/*
+ * A token for one more job, or -1 when no job is left to take.  Waiting is
+ * in short polls, so that a thread waiting for a token while the other
+ * threads do all the work (a jobserver with none to spare) ends with them.
+ */
+static int take_token(struct pool *pool, char *token)
 {
-	struct pool *pool = arg;
-	size_t i;
+	struct pollfd pfd = { pool->js.rfd, POLLIN, 0 };
 
-	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->count) {
+	while (atomic_load(&pool->next) < pool->count) {
+		int ready = poll(&pfd, 1, 50);
+
+		if (ready < 0 && errno != EINTR)
+			return -1;
+		if (ready > 0)
+			return jobserver_acquire(&pool->js, token);
+	}
+	return -1;
+}
+
+/* The main thread runs on the token make gave this process; every other
+ * thread takes one from the jobserver for each job (when there is one). */
+static void run_jobs(struct pool *pool, int implicit_token)
+{
+	for (;;) {
 		char token = '+';
-		/* Thread 0 runs on make's implicit token; the others ask for one. */
 		int have_token = 0;
-		if (pool->use_jobserver && i > 0)
-			have_token = jobserver_acquire(&pool->js, &token) == 0;
-		run_one(&pool->groups->v[pool->order[i]], pool->ctx);
+		size_t i;
+
+		if (pool->use_jobserver && !implicit_token) {
+			if (take_token(pool, &token) < 0)
+				return;
+			have_token = 1;
+		}
+		i = atomic_fetch_add(&pool->next, 1);
+		if (i < pool->count)
+			run_one(&pool->groups->v[pool->order[i]], pool->ctx);
 		if (have_token)
 			jobserver_release(&pool->js, token);
+		if (i >= pool->count)
+			return;
 	}
+}
+
+static void *worker(void *arg)
+{
+	run_jobs(arg, 0);
 	return NULL;
 }
 
@@ -354,16 +387,15 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	if (pool.count == 0) {
 		/* Every image came from the cache. */
 	} else if (njobs <= 1) {
-		worker(&pool);
+		run_jobs(&pool, 1);
 	} else {
-		threads = ol_xcalloc(njobs, sizeof(*threads));
-		for (size_t i = 0; i < njobs; i++) {
+		threads = ol_xcalloc(njobs - 1, sizeof(*threads));
+		for (size_t i = 0; i + 1 < njobs; i++) {
 			if (pthread_create(&threads[i], NULL, worker, &pool) != 0)
 				break;
 			started++;
 		}
-		if (started == 0)
-			worker(&pool);
+		run_jobs(&pool, 1);
 		for (size_t i = 0; i < started; i++)
 			pthread_join(threads[i], NULL);
 		free(threads);

@@ -192,6 +192,8 @@ void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_conte
 	ol_group_push_host_libraries(ctx, &libs, 0);
 	for (size_t i = 0; i < libs.nr; i++)
 		ol_key_str(h, libs.v[i]);
+	for (size_t i = 0; i < cl->driver_runtimes.nr; i++)
+		ol_key_str(h, cl->driver_runtimes.v[i]);
 	strvec_release(&libs);
 	for (size_t i = 0; i < cl->nlink_items; i++) {
 		const struct ol_link_item *item = &cl->link_items[i];

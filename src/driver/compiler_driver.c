@@ -70,11 +70,12 @@ int ol_driver_offload_option(const char *word, int *drops_next)
 {
 	static const char *const joined[] = {
 		"-fopenmp-targets=", "--offload-arch=", "--no-offload-arch=", "--offload=",
-		"--offload-targets=", "-Xopenmp-target=", NULL,
+		"--offload-targets=", "-Xopenmp-target=", "-foffload-lto=", NULL,
 	};
 	static const char *const flags[] = {
 		"--offload-new-driver", "--no-offload-new-driver", "--offload-link",
-		"-Xopenmp-target", NULL,
+		"-Xopenmp-target", "-nogpulib", "-nogpuinc", "-foffload-lto", "-fno-offload-lto",
+		NULL,
 	};
 
 	*drops_next = strcmp(word, "-Xopenmp-target") == 0 ||
@@ -86,4 +87,10 @@ int ol_driver_offload_option(const char *word, int *drops_next)
 		if (strcmp(word, *f) == 0)
 			return 1;
 	return 0;
+}
+
+/* "-fopenmp", "-fopenmp=libomp": the driver links the OpenMP runtime. */
+int ol_driver_links_runtime(const char *word)
+{
+	return strcmp(word, "-fopenmp") == 0 || strncmp(word, "-fopenmp=", 9) == 0;
 }

@@ -128,5 +128,7 @@ int ol_driver_option_takes_next_word(const char *word);
 /* A driver option asking for an offloading link (-fopenmp-targets=, ...),
  * kept from the driver; *drops_next: its value is the next word. */
 int ol_driver_offload_option(const char *word, int *drops_next);
+/* A driver option that links a runtime library (-fopenmp). */
+int ol_driver_links_runtime(const char *word);
 
 #endif

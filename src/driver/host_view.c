@@ -285,6 +285,8 @@ static void build_driver_view(struct host_view *hv)
 				next = NEXT_LINKER;
 			else if (strcmp(a->raw, "-static") == 0)
 				add_item(hv, OL_LINK_BSTATIC, NULL, i);
+			else if (ol_driver_links_runtime(a->raw))
+				strvec_push(&cl->driver_runtimes, a->raw);
 			else if (ol_driver_option_takes_next_word(a->raw))
 				next = NEXT_VALUE;
 			break;

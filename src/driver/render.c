@@ -66,12 +66,6 @@ static void render_arg(const struct ol_arg *a, const struct ol_opt *rec, const c
 		strvec_pushv(out, wrapper_objs);
 }
 
-/* "-fopenmp", "-fopenmp=libomp": the driver links the OpenMP runtime. */
-static int is_fopenmp(const char *word)
-{
-	return strcmp(word, "-fopenmp") == 0 || strncmp(word, "-fopenmp=", 9) == 0;
-}
-
 /*
  * For a compiler driver (compiler_driver.c): the same, without the options
  * that would make the driver run an offloading link of its own.  With them
@@ -95,7 +89,7 @@ static void render_for_driver(const struct ol_parsed *parsed, const char *output
 			dropped_offloading = 1;
 			continue;
 		}
-		openmp |= !parsed->recs[i] && is_fopenmp(a->raw);
+		openmp |= !parsed->recs[i] && ol_driver_links_runtime(a->raw);
 		/* Drivers know -r, not the --relocatable it is an alias of. */
 		if (a->id == OPT_relocatable) {
 			strvec_push(out, "-r");
