@@ -164,19 +164,28 @@ static void man_releases(struct strbuf *out, unsigned versions)
 	} releases[] = { { OL_V16, "16" }, { OL_V19, "19" }, { OL_V22, "22" } };
 	const char *sep = "";
 
-	strbuf_addstr(out, " (clang\\-linker\\-wrapper ");
+	strbuf_addstr(out, " In clang\\-linker\\-wrapper ");
 	for (size_t k = 0; k < 3; k++) {
 		if (versions & releases[k].bit) {
 			strbuf_addf(out, "%s%s", sep, releases[k].name);
 			sep = ", ";
 		}
 	}
-	strbuf_addstr(out, ")");
+	strbuf_addstr(out, " only.");
+}
+
+/* Another record spelled as `rec` for the same option, with or without the
+ * VARIANT flag. */
+static int same_option(const struct ol_opt *rec, const struct ol_opt *other, int variant)
+{
+	return other != rec && !(other->flags & OL_OPTF_VARIANT) == !variant &&
+	       other->canon == rec->canon && strcmp(other->name, rec->name) == 0;
 }
 
 /* Every option of --help-hidden for every release, with the releases whose
- * table has it; a VARIANT (another release's record of an option) adds its
- * releases to the record it is a variant of. */
+ * table has it; a VARIANT (another release's record of an option) spelled
+ * as its option adds its releases to that entry, one spelled otherwise
+ * ("--sysroot" of 16, "--sysroot=" of 19 and 22) has its own. */
 static void man_options(struct strbuf *out)
 {
 	const unsigned short *order = ol_opts_sorted();
@@ -186,27 +195,30 @@ static void man_options(struct strbuf *out)
 		const char *text = rec->help;
 		struct strbuf name = STRBUF_INIT;
 		unsigned versions = rec->versions;
+		int spelled_as_another = 0;
 
-		if (rec->flags & OL_OPTF_VARIANT)
+		for (size_t v = 0; v < OL_NOPTS && (rec->flags & OL_OPTF_VARIANT); v++)
+			spelled_as_another |= same_option(rec, &ol_opts[v], 0);
+		if (spelled_as_another)
 			continue;
 		if (!text && rec->alias != OPT_COUNT)
 			text = ol_opts[rec->alias].help;
 		if (!text || !*text)
 			continue;
 		for (size_t v = 0; v < OL_NOPTS; v++)
-			if ((ol_opts[v].flags & OL_OPTF_VARIANT) && ol_opts[v].canon == rec->canon &&
-			    strcmp(ol_opts[v].name, rec->name) == 0)
+			if (same_option(rec, &ol_opts[v], 1))
 				versions |= ol_opts[v].versions;
 		help_name(rec, &name);
 		strbuf_addstr(out, ".TP\n.B ");
 		roff_line(out, name.buf);
 		roff_text(out, text, strlen(text));
-		if (versions != OL_VALL || (rec->flags & OL_OPTF_HIDDEN)) {
+		if (text[strlen(text) - 1] != '.')
+			strbuf_addch(out, '.');
+		if (versions != OL_VALL)
 			man_releases(out, versions);
-			if (rec->flags & OL_OPTF_HIDDEN)
-				strbuf_addstr(out, "; listed by \\-\\-help\\-hidden");
-		}
-		strbuf_addstr(out, ".\n");
+		if (rec->flags & OL_OPTF_HIDDEN)
+			strbuf_addstr(out, " Listed by \\-\\-help\\-hidden.");
+		strbuf_addch(out, '\n');
 		strbuf_release(&name);
 	}
 }
