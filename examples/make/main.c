@@ -1,4 +1,5 @@
-/* The program of examples/make: its kernels come from libvec.a. */
+/* The program of examples/make: its kernels come from libvec.a (and, in
+ * test/e2e/ecosystem/cmake-project, from a static and a shared library). */
 #include <omp.h>
 #include <stdio.h>
 

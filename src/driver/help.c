@@ -223,6 +223,39 @@ static void man_options(struct strbuf *out)
 	}
 }
 
+/* The sections after OPTIONS: one entry per term; `section` opens one. */
+struct man_entry {
+	const char *section;
+	char font;  /* 'B' for commands and variables, 'I' for files */
+	const char *term, *text;
+};
+
+static const struct man_entry man_entries[] = {
+	{ "COMMANDS", 'B', "offload-link cache stats",
+	  "What the device-link cache holds and how often it was hit." },
+	{ NULL, 'B', "offload-link cache prune",
+	  "Bring the cache below its size limit, oldest entries first." },
+	{ NULL, 'B', "offload-link cache clear", "Remove every cached image." },
+	{ "ENVIRONMENT", 'B', "MAKEFLAGS",
+	  "Under make, without --wrapper-jobs, device links follow make's -j: make's jobserver "
+	  "when it has one, one at a time under make -j1 or plain make." },
+	{ NULL, 'B', "OFFLOAD_LINK_NO_CACHE",
+	  "Set to anything but 0 or false: the same as --no-cache." },
+	{ NULL, 'B', "OFFLOAD_LINK_CACHE_DIR", "The same as --cache-dir=." },
+	{ NULL, 'B', "OFFLOAD_LINK_REMOTE_STORAGE", "The same as --remote-storage=." },
+	{ NULL, 'B', "OFFLOAD_LINK_BACKEND",
+	  "The LLVM part to load instead of the one beside the tool." },
+	{ "FILES", 'I', "PREFIX/libexec/offload-link/clang-linker-wrapper",
+	  "The name clang looks for in its -B directories: the same program." },
+	{ NULL, 'I', "PREFIX/share/offload-link/clang.cfg",
+	  "A clang configuration file that adds that -B directory." },
+	{ NULL, 'I', "PREFIX/lib/cmake/OffloadLink/OffloadLinkConfig.cmake",
+	  "find_package(OffloadLink): the OffloadLink::offload-link executable and "
+	  "offload_link_target(<target>)." },
+	{ NULL, 'I', "PREFIX/lib/offload-link/offload-link-llvm*.so",
+	  "The LLVM part, loaded only when a link has device code or bitcode." },
+};
+
 void ol_print_man_page(FILE *out_file)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -257,32 +290,15 @@ void ol_print_man_page(FILE *out_file)
 		  "written.  Options are read from @file response files.");
 	strbuf_addstr(&out, ".SH OPTIONS\n");
 	man_options(&out);
-	strbuf_addstr(&out, ".SH COMMANDS\n.TP\n.B offload\\-link cache stats\n");
-	roff_line(&out, "What the device-link cache holds and how often it was hit.");
-	strbuf_addstr(&out, ".TP\n.B offload\\-link cache prune\n");
-	roff_line(&out, "Bring the cache below its size limit, oldest entries first.");
-	strbuf_addstr(&out, ".TP\n.B offload\\-link cache clear\n");
-	roff_line(&out, "Remove every cached image.");
-	strbuf_addstr(&out, ".SH ENVIRONMENT\n.TP\n.B MAKEFLAGS\n");
-	roff_line(&out, "Under make, without --wrapper-jobs, device links follow make's -j: make's "
-		  "jobserver when it has one, one at a time under make -j1 or plain make.");
-	strbuf_addstr(&out, ".TP\n.B OFFLOAD_LINK_NO_CACHE\n");
-	roff_line(&out, "Set to anything but 0 or false: the same as --no-cache.");
-	strbuf_addstr(&out, ".TP\n.B OFFLOAD_LINK_CACHE_DIR\n");
-	roff_line(&out, "The same as --cache-dir=.");
-	strbuf_addstr(&out, ".TP\n.B OFFLOAD_LINK_REMOTE_STORAGE\n");
-	roff_line(&out, "The same as --remote-storage=.");
-	strbuf_addstr(&out, ".TP\n.B OFFLOAD_LINK_BACKEND\n");
-	roff_line(&out, "The LLVM part to load instead of the one beside the tool.");
-	strbuf_addstr(&out, ".SH FILES\n.TP\n.I PREFIX/libexec/offload\\-link/clang\\-linker\\-wrapper\n");
-	roff_line(&out, "The name clang looks for in its -B directories: the same program.");
-	strbuf_addstr(&out, ".TP\n.I PREFIX/share/offload\\-link/clang.cfg\n");
-	roff_line(&out, "A clang configuration file that adds that -B directory.");
-	strbuf_addstr(&out, ".TP\n.I PREFIX/lib/cmake/OffloadLink/OffloadLinkConfig.cmake\n");
-	roff_line(&out, "find_package(OffloadLink): the OffloadLink::offload-link executable and "
-		  "offload_link_target(<target>).");
-	strbuf_addstr(&out, ".TP\n.I PREFIX/lib/offload\\-link/offload\\-link\\-llvm*.so\n");
-	roff_line(&out, "The LLVM part, loaded only when a link has device code or bitcode.");
+	for (size_t k = 0; k < sizeof(man_entries) / sizeof(man_entries[0]); k++) {
+		const struct man_entry *e = &man_entries[k];
+
+		if (e->section)
+			strbuf_addf(&out, ".SH %s\n", e->section);
+		strbuf_addf(&out, ".TP\n.%c ", e->font);
+		roff_line(&out, e->term);
+		roff_line(&out, e->text);
+	}
 	strbuf_addstr(&out, ".SH SEE ALSO\n");
 	roff_line(&out, "clang(1), ld(1); docs/usage.md and docs/design.md in the sources.");
 	fwrite(strbuf_str(&out), 1, out.len, out_file);
