@@ -25,6 +25,7 @@
 #define OFFLOAD_CMDLINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "offload/strvec.h"
 
 /* Which upstream release to behave like: decides the `--` handling, the
@@ -79,7 +80,9 @@ struct ol_cmdline {
 	int static_link;         /* -static / -Bstatic seen before any -l? (per item state lives in link_items) */
 
 	/* Decoded wrapper options. */
-	const char *linker_path;     /* --linker-path */
+	const char *linker_path;     /* --linker-path, found on PATH when it has no '/' */
+	int linker_is_driver;        /* it is a compiler driver (cc, clang-19): the line is
+					a driver's (-Wl,), rendered for it (compiler_driver.c) */
 	const char *host_triple;     /* --host-triple, default: the build's default triple */
 	const char *output;          /* last -o, default "a.out" */
 	const char *cuda_path;
@@ -106,6 +109,8 @@ struct ol_cmdline {
 	struct strvec builtin_bitcode; /* --builtin-bitcode= raw values */
 	struct strvec override_image;  /* --override-image= raw values */
 	struct strvec pass_remarks;    /* "--pass-remarks=...", etc., as given */
+	struct strvec driver_runtimes; /* a driver's options that link runtime libraries
+					  (-fopenmp, -fopenmp=libomp): a CPU image links them too */
 };
 
 /* Parses argv.  --help/--help-hidden/--version print and exit(0) here.
@@ -129,5 +134,9 @@ void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *ra
 			    const char *triple, enum ol_flavor flavor, struct strvec *out);
 
 void ol_cmdline_release(struct ol_cmdline *cl);
+
+/* offload-link.1, the man page, from the option table that --help prints
+ * (every release's options); the build writes it with offload-link-man. */
+void ol_print_man_page(FILE *out);
 
 #endif

@@ -4,9 +4,9 @@
  * Each job captures its diagnostics (and command echoes) in its group's
  * buffer; buffers are flushed in group order after all jobs end, so the
  * output is the same whatever the number of jobs.  The default is one job
- * per core; --wrapper-jobs=N caps it; --wrapper-jobs=jobserver takes a token
- * from GNU make's jobserver for every job beyond the first (the one make
- * gave this process).
+ * per core (under make, make's -j: make_jobs()); --wrapper-jobs=N caps it;
+ * --wrapper-jobs=jobserver takes a token from GNU make's jobserver for every
+ * job beyond the first (the one make gave this process).
  */
 #include "offload/device_link.h"
 #include "target_impl.h"
@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -42,7 +43,7 @@ static const char *last_occurrence(const char *haystack, const char *needle)
 	return last;
 }
 
-static void jobserver_open(struct jobserver *js)
+static void jobserver_open(struct jobserver *js, int asked)
 {
 	const char *flags = getenv("MAKEFLAGS");
 	const char *auth;
@@ -74,7 +75,7 @@ static void jobserver_open(struct jobserver *js)
 		}
 	}
 	js->usable = js->rfd >= 0 && js->wfd >= 0;
-	if (!js->usable)
+	if (!js->usable && asked)
 		ol_warn("--wrapper-jobs=jobserver: no usable make jobserver; running one job at a time");
 }
 
@@ -94,6 +95,28 @@ static void jobserver_release(struct jobserver *js, char token)
 {
 	while (write(js->wfd, &token, 1) < 0 && errno == EINTR)
 		;
+}
+
+/*
+ * Without --wrapper-jobs, a link that make runs follows make's -j: make's
+ * jobserver when it has one (make -j4), one job at a time under make -j1 or
+ * plain make (no jobserver then), one per core under -j without a number.
+ * A link no make runs (MAKEFLAGS unset) gets one job per core.
+ */
+enum make_jobs { NOT_UNDER_MAKE, MAKE_JOBSERVER, MAKE_SERIAL, MAKE_UNLIMITED };
+
+static enum make_jobs make_jobs(void)
+{
+	const char *flags = getenv("MAKEFLAGS");
+
+	if (!flags)
+		return NOT_UNDER_MAKE;
+	if (strstr(flags, "--jobserver-auth=") || strstr(flags, "--jobserver-fds="))
+		return MAKE_JOBSERVER;
+	for (const char *p = flags; (p = strstr(p, "-j")); p += 2)
+		if ((p == flags || p[-1] == ' ') && (p[2] == ' ' || !p[2]))
+			return MAKE_UNLIMITED;
+	return MAKE_SERIAL;
 }
 
 struct pool {
@@ -141,21 +164,53 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 	ol_timer_end();
 }
 
-static void *worker(void *arg)
+/*
+ * A token for one more job, or -1 when no job is left to take.  Waiting is
+ * in short polls, so that a thread waiting for a token while the other
+ * threads do all the work (a jobserver with none to spare) ends with them.
+ */
+static int take_token(struct pool *pool, char *token)
 {
-	struct pool *pool = arg;
-	size_t i;
+	struct pollfd pfd = { pool->js.rfd, POLLIN, 0 };
 
-	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->count) {
+	while (atomic_load(&pool->next) < pool->count) {
+		int ready = poll(&pfd, 1, 50);
+
+		if (ready < 0 && errno != EINTR)
+			return -1;
+		if (ready > 0)
+			return jobserver_acquire(&pool->js, token);
+	}
+	return -1;
+}
+
+/* The main thread runs on the token make gave this process; every other
+ * thread takes one from the jobserver for each job (when there is one). */
+static void run_jobs(struct pool *pool, int implicit_token)
+{
+	for (;;) {
 		char token = '+';
-		/* Thread 0 runs on make's implicit token; the others ask for one. */
 		int have_token = 0;
-		if (pool->use_jobserver && i > 0)
-			have_token = jobserver_acquire(&pool->js, &token) == 0;
-		run_one(&pool->groups->v[pool->order[i]], pool->ctx);
+		size_t i;
+
+		if (pool->use_jobserver && !implicit_token) {
+			if (take_token(pool, &token) < 0)
+				return;
+			have_token = 1;
+		}
+		i = atomic_fetch_add(&pool->next, 1);
+		if (i < pool->count)
+			run_one(&pool->groups->v[pool->order[i]], pool->ctx);
 		if (have_token)
 			jobserver_release(&pool->js, token);
+		if (i >= pool->count)
+			return;
 	}
+}
+
+static void *worker(void *arg)
+{
+	run_jobs(arg, 0);
 	return NULL;
 }
 
@@ -272,12 +327,12 @@ static void *preload_backend(void *unused)
 	return NULL;
 }
 
-static size_t job_count(const struct ol_cmdline *cl, size_t ngroups)
+static size_t job_count(const struct ol_cmdline *cl, size_t ngroups, int jobserver)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t n = cl->wrapper_jobs > 0 ? (size_t)cl->wrapper_jobs : (cores > 0 ? (size_t)cores : 1);
 
-	if (cl->wrapper_jobserver)
+	if (jobserver)
 		n = cores > 0 ? (size_t)cores : 1;
 	return n < ngroups ? n : ngroups;
 }
@@ -319,27 +374,28 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	pool.ctx = ctx;
 	pool.order = costliest_first(groups, &pool.count);
 	atomic_init(&pool.next, 0);
-	if (ctx->cl->wrapper_jobserver) {
-		jobserver_open(&pool.js);
+	enum make_jobs under_make = ctx->cl->wrapper_jobs > 0 ? NOT_UNDER_MAKE : make_jobs();
+	int jobserver = ctx->cl->wrapper_jobserver || under_make == MAKE_JOBSERVER;
+	if (jobserver) {
+		jobserver_open(&pool.js, ctx->cl->wrapper_jobserver);
 		pool.use_jobserver = pool.js.usable;
 	}
-	njobs = job_count(ctx->cl, pool.count);
-	if (ctx->cl->wrapper_jobserver && !pool.use_jobserver)
+	njobs = job_count(ctx->cl, pool.count, jobserver);
+	if ((jobserver && !pool.use_jobserver) || under_make == MAKE_SERIAL)
 		njobs = 1;
 
 	if (pool.count == 0) {
 		/* Every image came from the cache. */
 	} else if (njobs <= 1) {
-		worker(&pool);
+		run_jobs(&pool, 1);
 	} else {
-		threads = ol_xcalloc(njobs, sizeof(*threads));
-		for (size_t i = 0; i < njobs; i++) {
+		threads = ol_xcalloc(njobs - 1, sizeof(*threads));
+		for (size_t i = 0; i + 1 < njobs; i++) {
 			if (pthread_create(&threads[i], NULL, worker, &pool) != 0)
 				break;
 			started++;
 		}
-		if (started == 0)
-			worker(&pool);
+		run_jobs(&pool, 1);
 		for (size_t i = 0; i < started; i++)
 			pthread_join(threads[i], NULL);
 		free(threads);

@@ -419,6 +419,10 @@ void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strv
 
 	if (cl->sysroot)
 		strvec_pushf(argv, "--sysroot=%s", cl->sysroot);
+	/* A driver's line names the OpenMP runtime as -fopenmp, which brings
+	 * -lomp and its -L: the driver (clang) linking the image needs it too. */
+	if (wl)
+		strvec_push_all(argv, &cl->driver_runtimes);
 	for (size_t i = 0; i < cl->nlib_paths; i++)
 		strvec_pushf(argv, "-L%s", cl->lib_paths[i]);
 	for (size_t i = 0; i < cl->nlink_items; i++) {

@@ -83,6 +83,13 @@ static void release_crt_files(struct crt_files *crt)
 	free(crt->crtn);
 }
 
+/* The host's own ld links an image for the host's architecture; a compiler
+ * driver as the host linker takes a driver's line, so clang links it then. */
+static int links_with_host_linker(const struct ol_group *g, const struct ol_cmdline *cl)
+{
+	return cl->linker_path && !cl->linker_is_driver && same_arch(g->triple, cl->host_triple);
+}
+
 static int link_with_host_linker(struct ol_group *g, const struct ol_link_context *ctx,
 				 const struct strvec *files, const char *out)
 {
@@ -121,7 +128,7 @@ int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	struct strvec files = STRVEC_INIT;
 	char *prefix = ol_group_output_prefix(g, ctx);
-	int direct = ctx->cl->linker_path && same_arch(g->triple, ctx->cl->host_triple);
+	int direct = links_with_host_linker(g, ctx->cl);
 	struct ol_lto_settings lto;
 	const char *out;
 	int rc;
@@ -169,7 +176,7 @@ void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_conte
 	struct strvec libs = STRVEC_INIT;
 	struct crt_files crt;
 
-	if (cl->linker_path && same_arch(g->triple, cl->host_triple)) {
+	if (links_with_host_linker(g, cl)) {
 		ol_key_tool(c, h, cl->linker_path);
 		find_crt_files(cl, &crt);
 		ol_key_file(c, h, crt.crti);
@@ -185,6 +192,8 @@ void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_conte
 	ol_group_push_host_libraries(ctx, &libs, 0);
 	for (size_t i = 0; i < libs.nr; i++)
 		ol_key_str(h, libs.v[i]);
+	for (size_t i = 0; i < cl->driver_runtimes.nr; i++)
+		ol_key_str(h, cl->driver_runtimes.v[i]);
 	strvec_release(&libs);
 	for (size_t i = 0; i < cl->nlink_items; i++) {
 		const struct ol_link_item *item = &cl->link_items[i];

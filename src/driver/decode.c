@@ -4,7 +4,9 @@
  * their last occurrence, with upstream's messages.
  */
 #include "driver_internal.h"
+#include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/spawn.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -240,6 +242,15 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 			break;
 		}
 	}
+	/* "--linker-path=clang-19" or "=ld" is looked up on PATH, as a shell
+	 * would (upstream runs the name as a path and fails). */
+	if (cl->linker_path && *cl->linker_path && !strchr(cl->linker_path, '/')) {
+		char *found = ol_find_program(cl->linker_path, NULL);
+		if (found)
+			cl->linker_path = ol_arena_strdup(&ol_link_arena, found);
+		free(found);
+	}
+	cl->linker_is_driver = cl->linker_path && ol_is_compiler_driver(cl->linker_path);
 	/* Upstream's ExecutableName (19, 22): the last -o, else the last
 	 * /out:, else what the host's linker would write. */
 	if (output)

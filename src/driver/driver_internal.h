@@ -12,6 +12,7 @@
  *   host_view.c      the host linker's view: link_items, -L, --sysroot
  *   render.c         the host linker's command line (ol_cmdline_render_host)
  *   device_args.c    --device-linker/--device-compiler values per device link
+ *   compiler_driver.c  a compiler driver as the host linker: its options
  */
 #ifndef OFFLOAD_DRIVER_INTERNAL_H
 #define OFFLOAD_DRIVER_INTERNAL_H
@@ -135,5 +136,17 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p);
 
 /* Fills cl->link_items, cl->lib_paths and cl->sysroot from cl->args. */
 void ol_build_host_view(struct ol_cmdline *cl);
+
+/* --- compiler_driver.c ---------------------------------------------------------- */
+
+/* Whether the host linker is a compiler driver (cc, gcc, clang-19, ...). */
+int ol_is_compiler_driver(const char *path);
+/* A driver option whose value is the next word ("-x c", "-Xlinker a"). */
+int ol_driver_option_takes_next_word(const char *word);
+/* A driver option asking for an offloading link (-fopenmp-targets=, ...),
+ * kept from the driver; *drops_next: its value is the next word. */
+int ol_driver_offload_option(const char *word, int *drops_next);
+/* A driver option that links a runtime library (-fopenmp). */
+int ol_driver_links_runtime(const char *word);
 
 #endif

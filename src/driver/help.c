@@ -1,7 +1,8 @@
 /*
  * help: --help, --help-hidden and --version, laid out as upstream's
  * OptTable::printHelp lays them out, for the release being emulated (all
- * releases' options when none is chosen).
+ * releases' options when none is chosen); and the man page, offload-link.1,
+ * written from the same records at build time (tools/offload-link-man.c).
  */
 #include "driver_internal.h"
 
@@ -127,4 +128,179 @@ void ol_print_version(const char *argv0)
 	else
 		printf("offload-link version %s (compatible with clang-linker-wrapper 16, 19, 22)\n",
 		       OL_VERSION);
+}
+
+/* ---- the man page ------------------------------------------------------------ */
+
+/* Text for roff: a backslash doubled, '-' as "\-" (a minus, so the option
+ * can be searched for and copied), a leading '.' or '\'' guarded. */
+static void roff_text(struct strbuf *out, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (i == 0 && (c == '.' || c == '\''))
+			strbuf_addstr(out, "\\&");
+		if (c == '\\')
+			strbuf_addstr(out, "\\e");
+		else if (c == '-')
+			strbuf_addstr(out, "\\-");
+		else
+			strbuf_addch(out, c);
+	}
+}
+
+static void roff_line(struct strbuf *out, const char *text)
+{
+	roff_text(out, text, strlen(text));
+	strbuf_addch(out, '\n');
+}
+
+static void man_releases(struct strbuf *out, unsigned versions)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} releases[] = { { OL_V16, "16" }, { OL_V19, "19" }, { OL_V22, "22" } };
+	const char *sep = "";
+
+	strbuf_addstr(out, " In clang\\-linker\\-wrapper ");
+	for (size_t k = 0; k < 3; k++) {
+		if (versions & releases[k].bit) {
+			strbuf_addf(out, "%s%s", sep, releases[k].name);
+			sep = ", ";
+		}
+	}
+	strbuf_addstr(out, " only.");
+}
+
+/* Another record spelled as `rec` for the same option, with or without the
+ * VARIANT flag. */
+static int same_option(const struct ol_opt *rec, const struct ol_opt *other, int variant)
+{
+	return other != rec && !(other->flags & OL_OPTF_VARIANT) == !variant &&
+	       other->canon == rec->canon && strcmp(other->name, rec->name) == 0;
+}
+
+/* Every option of --help-hidden for every release, with the releases whose
+ * table has it; a VARIANT (another release's record of an option) spelled
+ * as its option adds its releases to that entry, one spelled otherwise
+ * ("--sysroot" of 16, "--sysroot=" of 19 and 22) has its own. */
+static void man_options(struct strbuf *out)
+{
+	const unsigned short *order = ol_opts_sorted();
+
+	for (size_t k = 0; k < OL_NOPTS; k++) {
+		const struct ol_opt *rec = &ol_opts[order[k]];
+		const char *text = rec->help;
+		struct strbuf name = STRBUF_INIT;
+		unsigned versions = rec->versions;
+		int spelled_as_another = 0;
+
+		for (size_t v = 0; v < OL_NOPTS && (rec->flags & OL_OPTF_VARIANT); v++)
+			spelled_as_another |= same_option(rec, &ol_opts[v], 0);
+		if (spelled_as_another)
+			continue;
+		if (!text && rec->alias != OPT_COUNT)
+			text = ol_opts[rec->alias].help;
+		if (!text || !*text)
+			continue;
+		for (size_t v = 0; v < OL_NOPTS; v++)
+			if (same_option(rec, &ol_opts[v], 1))
+				versions |= ol_opts[v].versions;
+		help_name(rec, &name);
+		strbuf_addstr(out, ".TP\n.B ");
+		roff_line(out, name.buf);
+		roff_text(out, text, strlen(text));
+		if (text[strlen(text) - 1] != '.')
+			strbuf_addch(out, '.');
+		if (versions != OL_VALL)
+			man_releases(out, versions);
+		if (rec->flags & OL_OPTF_HIDDEN)
+			strbuf_addstr(out, " Listed by \\-\\-help\\-hidden.");
+		strbuf_addch(out, '\n');
+		strbuf_release(&name);
+	}
+}
+
+/* The sections after OPTIONS: one entry per term; `section` opens one. */
+struct man_entry {
+	const char *section;
+	char font;  /* 'B' for commands and variables, 'I' for files */
+	const char *term, *text;
+};
+
+static const struct man_entry man_entries[] = {
+	{ "COMMANDS", 'B', "offload-link cache stats",
+	  "What the device-link cache holds and how often it was hit." },
+	{ NULL, 'B', "offload-link cache prune",
+	  "Bring the cache below its size limit, oldest entries first." },
+	{ NULL, 'B', "offload-link cache clear", "Remove every cached image." },
+	{ "ENVIRONMENT", 'B', "MAKEFLAGS",
+	  "Under make, without --wrapper-jobs, device links follow make's -j: make's jobserver "
+	  "when it has one, one at a time under make -j1 or plain make." },
+	{ NULL, 'B', "OFFLOAD_LINK_NO_CACHE",
+	  "Set to anything but 0 or false: the same as --no-cache." },
+	{ NULL, 'B', "OFFLOAD_LINK_CACHE_DIR", "The same as --cache-dir=." },
+	{ NULL, 'B', "OFFLOAD_LINK_REMOTE_STORAGE", "The same as --remote-storage=." },
+	{ NULL, 'B', "OFFLOAD_LINK_BACKEND",
+	  "The LLVM part to load instead of the one beside the tool." },
+	{ "FILES", 'I', "PREFIX/libexec/offload-link/clang-linker-wrapper",
+	  "The name clang looks for in its -B directories: the same program." },
+	{ NULL, 'I', "PREFIX/share/offload-link/clang.cfg",
+	  "A clang configuration file that adds that -B directory." },
+	{ NULL, 'I', "PREFIX/lib/cmake/OffloadLink/OffloadLinkConfig.cmake",
+	  "find_package(OffloadLink): the OffloadLink::offload-link executable and "
+	  "offload_link_target(<target>)." },
+	{ NULL, 'I', "PREFIX/lib/offload-link/offload-link-llvm*.so",
+	  "The LLVM part, loaded only when a link has device code or bitcode." },
+};
+
+void ol_print_man_page(FILE *out_file)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	strbuf_addstr(&out, ".\\\" Generated from include/offload/options.def by offload-link-man; "
+		      "do not edit.\n");
+	strbuf_addstr(&out, ".TH OFFLOAD\\-LINK 1 \"\" \"offload-link " OL_VERSION
+		      "\" \"User Commands\"\n");
+	strbuf_addstr(&out, ".SH NAME\noffload\\-link \\- link offloading programs, "
+		      "a drop\\-in replacement for clang\\-linker\\-wrapper\n");
+	strbuf_addstr(&out, ".SH SYNOPSIS\n.B offload\\-link\n[\\fIoptions\\fR] "
+		      "[\\fIhost linker arguments\\fR]\n.br\n.B offload\\-link cache\n"
+		      "\\fBstats\\fR|\\fBprune\\fR|\\fBclear\\fR\n"
+		      ".br\n.B clang \\-B\\fIprefix\\fB/libexec/offload\\-link\n"
+		      "\\fIclang link arguments\\fR\n");
+	strbuf_addstr(&out, ".SH DESCRIPTION\n");
+	roff_line(&out, "offload-link takes the command line of clang-linker-wrapper 16, 19 and 22: "
+		  "it finds the device code in the objects, archives and bitcode on the line, "
+		  "links it per device target, wraps the linked images in a registration "
+		  "module for the offloading runtime and runs the host linker "
+		  "(--linker-path) with that module added.");
+	strbuf_addstr(&out, ".PP\n");
+	roff_line(&out, "clang runs it as its link step when its directory comes first: "
+		  "clang -B PREFIX/libexec/offload-link, or clang "
+		  "--config=PREFIX/share/offload-link/clang.cfg.  Run directly, the host linker "
+		  "may be ld or a compiler driver (--linker-path=clang-19, cc): a driver's line "
+		  "passes through as the driver reads it (-Wl, and -Xlinker included), without "
+		  "the options that would make the driver run an offloading link of its own, "
+		  "and the driver adds the C runtime and its library paths.");
+	strbuf_addstr(&out, ".PP\n");
+	roff_line(&out, "Arguments that are not offload-link's own go to the host linker as "
+		  "written.  Options are read from @file response files.");
+	strbuf_addstr(&out, ".SH OPTIONS\n");
+	man_options(&out);
+	for (size_t k = 0; k < sizeof(man_entries) / sizeof(man_entries[0]); k++) {
+		const struct man_entry *e = &man_entries[k];
+
+		if (e->section)
+			strbuf_addf(&out, ".SH %s\n", e->section);
+		strbuf_addf(&out, ".TP\n.%c ", e->font);
+		roff_line(&out, e->term);
+		roff_line(&out, e->text);
+	}
+	strbuf_addstr(&out, ".SH SEE ALSO\n");
+	roff_line(&out, "clang(1), ld(1); docs/usage.md and docs/design.md in the sources.");
+	fwrite(strbuf_str(&out), 1, out.len, out_file);
+	strbuf_release(&out);
 }

@@ -6,6 +6,7 @@
  * of them take the next word, so "-z now" never yields a file to scan.
  */
 #include "driver_internal.h"
+#include "offload/arena.h"
 #include "offload/diag.h"
 
 #include <stdlib.h>
@@ -61,10 +62,15 @@ static int ld_option_takes_next_word(const char *word)
 	return is_ld_long_option(word, ld_long_with_value);
 }
 
+/* What the next word of a stream (the line's words, or the linker's words
+ * in a driver's line) is: a word of its own, or the value of the one before. */
+enum next_word { NEXT_OWN, NEXT_VALUE, NEXT_SYSROOT, NEXT_LIBRARY, NEXT_LIB_PATH, NEXT_LINKER };
+
 struct host_view {
 	struct ol_cmdline *cl;
 	size_t items_alloc, paths_alloc;
 	int saw_library;
+	enum next_word ld_next;  /* in the linker's words */
 };
 
 static void add_item(struct host_view *hv, enum ol_link_item_kind kind, const char *value,
@@ -132,6 +138,164 @@ static int ld_state_switch(const char *word, enum ol_link_item_kind *kind)
 	return 0;
 }
 
+/* An option upstream's table does not know, as GNU ld reads it.  Returns
+ * what the word after it is. */
+static enum next_word ld_unknown_option(struct host_view *hv, const char *word, size_t i)
+{
+	enum ol_link_item_kind kind;
+
+	if (ld_state_switch(word, &kind)) {
+		add_item(hv, kind, NULL, i);
+	} else if (is_ld_long_option(word, ld_sysroot)) {
+		return NEXT_SYSROOT;
+	} else if (strncmp(word, "-sysroot=", 9) == 0 || strncmp(word, "--sysroot=", 10) == 0) {
+		hv->cl->sysroot = strchr(word, '=') + 1;  /* ld's spellings */
+	} else if (is_ld_long_option(word, ld_relocatable)) {
+		/* 16 has no -r of its own: clang 16 passes it to the linker
+		 * (after "--").  The host linker makes a relocatable object all
+		 * the same, so the output is finished as one (relocatable.h). */
+		hv->cl->relocatable = 1;
+	} else if (ld_option_takes_next_word(word)) {
+		return NEXT_VALUE;
+	}
+	return NEXT_OWN;
+}
+
+/* A value word: consumed by the option before it. */
+static void take_value(struct host_view *hv, enum next_word what, const char *word, size_t i)
+{
+	switch (what) {
+	case NEXT_SYSROOT:
+		hv->cl->sysroot = word;
+		break;
+	case NEXT_LIBRARY:
+		add_item(hv, OL_LINK_LIBRARY, word, i);
+		break;
+	case NEXT_LIB_PATH:
+		add_lib_path(hv, word);
+		break;
+	default:
+		break;
+	}
+}
+
+/* One word the driver hands the linker (-Wl,a,b or -Xlinker a), read as ld
+ * reads it: here upstream's table does not apply, so -l, -L and -rpath are
+ * ld's own. */
+static void linker_word(struct host_view *hv, const char *word, size_t i)
+{
+	static const char *const rpath[] = { "rpath", NULL };
+	enum next_word what = hv->ld_next;
+
+	hv->ld_next = NEXT_OWN;
+	if (what != NEXT_OWN)
+		take_value(hv, what, word, i);
+	else if (word[0] != '-')
+		add_item(hv, OL_LINK_FILE, word, i);
+	else if (strcmp(word, "-l") == 0 || strcmp(word, "--library") == 0)
+		hv->ld_next = NEXT_LIBRARY;
+	else if (strncmp(word, "-l", 2) == 0)
+		add_item(hv, OL_LINK_LIBRARY, word + 2, i);
+	else if (strncmp(word, "--library=", 10) == 0)
+		add_item(hv, OL_LINK_LIBRARY, word + 10, i);
+	else if (strcmp(word, "-L") == 0 || strcmp(word, "--library-path") == 0)
+		hv->ld_next = NEXT_LIB_PATH;
+	else if (strncmp(word, "-L", 2) == 0)
+		add_lib_path(hv, word + 2);
+	else if (strncmp(word, "--library-path=", 15) == 0)
+		add_lib_path(hv, word + 15);
+	else if (is_ld_long_option(word, rpath))
+		hv->ld_next = NEXT_VALUE;
+	else
+		hv->ld_next = ld_unknown_option(hv, word, i);
+}
+
+/* "-Wl,a,b,c": the linker's words a, b and c. */
+static void linker_words(struct host_view *hv, const char *list, size_t i)
+{
+	while (*list) {
+		size_t len = strcspn(list, ",");
+
+		if (len)
+			linker_word(hv, ol_arena_strndup(&ol_link_arena, list, len), i);
+		list += len + (list[len] == ',');
+	}
+}
+
+/* A separate option's value is a word of the line of its own (not "-o"'s
+ * "-ofile" joined form). */
+static const char *separate_value(const struct ol_arg *a)
+{
+	size_t len = strlen(a->raw);
+
+	return a->value && (a->value < a->raw || a->value > a->raw + len) ? a->value : NULL;
+}
+
+/*
+ * A compiler driver's line (compiler_driver.c): inputs, -l and -L as for ld;
+ * linker options come through -Wl, and -Xlinker; the driver's own options
+ * that take a value swallow the next word, which is never a file to scan.
+ */
+static void build_driver_view(struct host_view *hv)
+{
+	struct ol_cmdline *cl = hv->cl;
+	enum next_word next = NEXT_OWN;
+
+	for (size_t i = 0; i < cl->nargs; i++) {
+		const struct ol_arg *a = &cl->args[i];
+		const char *value;
+
+		if (a->id != OPT_INPUT && a->id != OPT_UNKNOWN &&
+		    (ol_opts[a->id].flags & OL_OPTF_WRAPPER_ONLY))
+			continue;
+		if (next == NEXT_LINKER) {
+			/* "-Xlinker -rpath -Xlinker /x": the table took "-Xlinker"
+			 * as -rpath's value, a driver word again. */
+			linker_word(hv, a->raw, i);
+			value = separate_value(a);
+			next = value && strcmp(value, "-Xlinker") == 0 ? NEXT_LINKER : NEXT_OWN;
+			continue;
+		}
+		if (next != NEXT_OWN) {
+			take_value(hv, next, a->raw, i);
+			next = NEXT_OWN;
+			continue;
+		}
+		switch (a->id) {
+		case OPT_INPUT:
+			if (strcmp(a->raw, "-") != 0)
+				add_item(hv, OL_LINK_FILE, a->raw, i);
+			break;
+		case OPT_library:
+			add_item(hv, OL_LINK_LIBRARY, a->value, i);
+			break;
+		case OPT_library_path:
+			add_lib_path(hv, a->value);
+			break;
+		case OPT_sysroot:
+			if (strcmp(a->raw, "--sysroot") == 0)
+				next = NEXT_SYSROOT;
+			else
+				cl->sysroot = strchr(a->raw, '=') ? strchr(a->raw, '=') + 1 : a->value;
+			break;
+		case OPT_UNKNOWN:
+			if (strncmp(a->raw, "-Wl,", 4) == 0)
+				linker_words(hv, a->raw + 4, i);
+			else if (strcmp(a->raw, "-Xlinker") == 0)
+				next = NEXT_LINKER;
+			else if (strcmp(a->raw, "-static") == 0)
+				add_item(hv, OL_LINK_BSTATIC, NULL, i);
+			else if (ol_driver_links_runtime(a->raw))
+				strvec_push(&cl->driver_runtimes, a->raw);
+			else if (ol_driver_option_takes_next_word(a->raw))
+				next = NEXT_VALUE;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 /*
  * Walks the forwarded arguments in order, as the host linker will read them.
  * An unknown ld option that takes a value swallows the next forwarded word
@@ -140,21 +304,22 @@ static int ld_state_switch(const char *word, enum ol_link_item_kind *kind)
  */
 void ol_build_host_view(struct ol_cmdline *cl)
 {
-	struct host_view hv = { cl, 0, 0, 0 };
-	int swallow_next = 0, next_is_sysroot = 0;
+	struct host_view hv = { cl, 0, 0, 0, NEXT_OWN };
+	enum next_word next = NEXT_OWN;
 
+	if (cl->linker_is_driver) {
+		build_driver_view(&hv);
+		return;
+	}
 	for (size_t i = 0; i < cl->nargs; i++) {
 		const struct ol_arg *a = &cl->args[i];
-		enum ol_link_item_kind kind;
 
 		if (a->id != OPT_INPUT && a->id != OPT_UNKNOWN &&
 		    (ol_opts[a->id].flags & OL_OPTF_WRAPPER_ONLY))
 			continue;  /* the host linker never sees it */
-		if (swallow_next) {
-			swallow_next = 0;
-			if (next_is_sysroot)
-				cl->sysroot = a->raw;
-			next_is_sysroot = 0;
+		if (next != NEXT_OWN) {
+			take_value(&hv, next, a->raw, i);
+			next = NEXT_OWN;
 			continue;
 		}
 		switch (a->id) {
@@ -186,28 +351,14 @@ void ol_build_host_view(struct ol_cmdline *cl)
 			 * "--sysroot" takes the next word, as ld does, and
 			 * "--sysroot=/x" has the value "=/x". */
 			if (strcmp(a->raw, "--sysroot") == 0)
-				swallow_next = next_is_sysroot = 1;
+				next = NEXT_SYSROOT;
 			else if (a->value == a->raw + strlen("--sysroot") && a->value[0] == '=')
 				cl->sysroot = a->value + 1;
 			else
 				cl->sysroot = a->value;
 			break;
 		case OPT_UNKNOWN:
-			if (ld_state_switch(a->raw, &kind)) {
-				add_item(&hv, kind, NULL, i);
-			} else if (is_ld_long_option(a->raw, ld_sysroot)) {
-				swallow_next = next_is_sysroot = 1;
-			} else if (strncmp(a->raw, "-sysroot=", 9) == 0) {
-				cl->sysroot = a->raw + 9;  /* ld's one-dash spelling */
-			} else if (is_ld_long_option(a->raw, ld_relocatable)) {
-				/* 16 has no -r of its own: clang 16 passes it to
-				 * the linker (after "--").  The host linker makes a
-				 * relocatable object all the same, so the output is
-				 * finished as one (relocatable.h). */
-				cl->relocatable = 1;
-			} else if (ld_option_takes_next_word(a->raw)) {
-				swallow_next = 1;
-			}
+			next = ld_unknown_option(&hv, a->raw, i);
 			break;
 		default:
 			break;

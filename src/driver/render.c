@@ -66,6 +66,41 @@ static void render_arg(const struct ol_arg *a, const struct ol_opt *rec, const c
 		strvec_pushv(out, wrapper_objs);
 }
 
+/*
+ * For a compiler driver (compiler_driver.c): the same, without the options
+ * that would make the driver run an offloading link of its own.  With them
+ * goes the offloading runtime the driver would have added for OpenMP, which
+ * the registration objects call: -lomptarget, at the end of the line, where
+ * it serves every object (the driver still adds its -L for -fopenmp).
+ */
+static void render_for_driver(const struct ol_parsed *parsed, const char *output,
+			      const char *const *wrapper_objs, struct strvec *out)
+{
+	int dropped_offloading = 0, openmp = 0, drops_next = 0;
+
+	for (size_t i = 0; i < parsed->nr; i++) {
+		const struct ol_arg *a = &parsed->args[i];
+
+		if (drops_next) {
+			drops_next = 0;
+			continue;
+		}
+		if (!parsed->recs[i] && ol_driver_offload_option(a->raw, &drops_next)) {
+			dropped_offloading = 1;
+			continue;
+		}
+		openmp |= !parsed->recs[i] && ol_driver_links_runtime(a->raw);
+		/* Drivers know -r, not the --relocatable it is an alias of. */
+		if (a->id == OPT_relocatable) {
+			strvec_push(out, "-r");
+			continue;
+		}
+		render_arg(a, parsed->recs[i], output, wrapper_objs, out);
+	}
+	if (dropped_offloading && openmp)
+		strvec_push(out, "-lomptarget");
+}
+
 void ol_cmdline_render_host(const struct ol_cmdline *cl, const char *const *wrapper_objs,
 			    struct strvec *out)
 {
@@ -83,8 +118,12 @@ void ol_cmdline_render_host_to(const struct ol_cmdline *cl, const char *output,
 	 * a word one release knows is an unknown option to another. */
 	ol_words_of_args(cl, &words);
 	ol_match_words(&words, ol_flavor_mask(cl->flavor), &parsed, 0);
-	for (size_t i = 0; i < parsed.nr; i++)
-		render_arg(&parsed.args[i], parsed.recs[i], output, wrapper_objs, out);
+	if (cl->linker_is_driver) {
+		render_for_driver(&parsed, output, wrapper_objs, out);
+	} else {
+		for (size_t i = 0; i < parsed.nr; i++)
+			render_arg(&parsed.args[i], parsed.recs[i], output, wrapper_objs, out);
+	}
 	ol_parsed_release(&parsed);
 	free(words.v);
 }

@@ -59,6 +59,9 @@ subs = {
     "%offload-link": config.ol_tool,
     "%clang-linker-wrapper": os.path.join(config.ol_libexec_dir, "clang-linker-wrapper"),
     "%libexecdir": config.ol_libexec_dir,
+    # The build writes the man page and clang.cfg where the install puts them.
+    "%man-page": os.path.join(config.ol_binary_dir, "share", "man", "man1", "offload-link.1"),
+    "%clang-cfg": os.path.join(config.ol_binary_dir, "share", "offload-link", "clang.cfg"),
     "%backend": config.ol_backend,
     "%llvm22bin": config.ol_llvm22_bindir,
     "%omp16dir": config.ol_omp16_root,
