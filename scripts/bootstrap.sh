@@ -133,6 +133,8 @@ requirements=(
 	"diff                                            diffutils"
 	# memcheck/<name>: the unit tests under valgrind
 	"valgrind                                        valgrind"
+	# lit/man-page.test renders the man page the build writes
+	"man                                             man-db"
 )
 
 # The packages named above (machine-image excluded), each once, in order.
