@@ -44,8 +44,12 @@ void ol_mapped_release_all(void);
 /* How many files are loaded and their total size (--stats). */
 void ol_mapped_totals(size_t *files, uint64_t *bytes);
 
-/* A whole file read into a malloc'd buffer (*data NULL for an empty file),
- * for outputs of the tools we run.  Returns 0, or -1 with errno set. */
+/* A whole file read into a malloc'd buffer, NUL-terminated past *size
+ * bytes (so text can be used as a string; *data NULL for an empty file),
+ * for outputs of the tools we run.  Returns 0, or -1 with errno set.
+ * ol_read_open_file: the same for an open file (a memory file a child
+ * wrote), from its start; an empty one gives an empty string. */
 int ol_read_whole_file(const char *path, uint8_t **data, size_t *size);
+int ol_read_open_file(int fd, uint8_t **data, size_t *size);
 
 #endif

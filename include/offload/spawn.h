@@ -47,6 +47,16 @@ int ol_child_finish(struct ol_child *child);
 /* Kill the child, wait for it and drop what it wrote. */
 void ol_child_abandon(struct ol_child *child);
 
+/* A forked copy of this process for work that must not take it down
+ * (bitcode_sandbox.h).  Returns as fork() does; the child is on tempfile's
+ * list (a signal to us stops it), and in the child the registry is disowned
+ * (tempfile.h).  The child must end with _exit. */
+int ol_spawn_fork(void);
+/* Wait for a child started here (or by ol_spawn_fork) and reap it, taking
+ * it off tempfile's list.  Returns 0 with its wait status, or -1 with errno
+ * set. */
+int ol_child_reap(int pid, int *status);
+
 /* Run argv quietly (no echo, not under --dry-run's control) with stdout and
  * stderr together captured into *out (malloc'd, NUL-terminated, *size bytes),
  * for facts about a tool such as its --version.  Returns the exit status, or

@@ -34,6 +34,9 @@ const char *ol_temp_write(const char *prefix, const char *ext, const void *data,
  * removed, so that no child writes after the cleanup.  Async-signal-safe. */
 void ol_temp_watch_child(int pid, int own_group);
 void ol_temp_unwatch_child(int pid);
+/* Stop one registered child now as a signal would (the abandoned
+ * speculative host link): SIGTERM, SIGKILL, reaped, off the list. */
+void ol_temp_stop_child(int pid);
 /* Stop tracking a registered path (it was renamed into place). */
 void ol_temp_forget(const char *path);
 /* In a forked child: the files and children registered are the parent's;

@@ -6,6 +6,7 @@
 #include "offload/tempfile.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,49 +32,46 @@ static int writes_side_files(const char *arg)
 }
 
 /*
- * The name the linker writes the output under: a file beside the output,
- * renamed over it only when the link succeeded (ol_host_output_commit), so
- * that no failure, signal or SIGKILL leaves a half-written output (GNU ld
- * writes in place) or a speculative one.  The name is registered for
- * removal and left free: a linker that writes nothing leaves nothing to
- * rename.  NULL: the linker writes the output itself (--dry-run, no file
- * output such as /dev/null or a symbolic link, or a line whose options
- * name the output in other files they write).
+ * The host link's line (the linker first).  The output is written under a
+ * private name beside it (*tmp), renamed over it only when the link
+ * succeeded (commit_output), so that no failure, signal or SIGKILL leaves a
+ * half-written output (GNU ld writes in place) or a speculative one.  The
+ * name is registered for removal and left free: a linker that writes
+ * nothing leaves nothing to rename.  *tmp NULL: the linker writes the output
+ * itself (--dry-run, no file output such as /dev/null or a symbolic link,
+ * no -o (COFF's /out:), or a line whose options name the output in other
+ * files they write).  The line is rendered once, the output's place marked.
  */
-static const char *private_output(const struct ol_cmdline *cl)
+static void host_line(const struct ol_cmdline *cl, const char *const *wrapper_objs,
+		      struct strvec *argv, const char **tmp)
 {
 	static const char marker[] = "\x01offload-link-output";
-	struct strvec argv = STRVEC_INIT;
-	const char *tmp = NULL;
-	struct stat st;
 	int plain = 1, named = 0;
+	struct stat st;
 
-	if (cl->dry_run || !cl->output || !*cl->output)
-		return NULL;
-	if (lstat(cl->output, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
-		return NULL;
-	/* The output must be named by -o (not COFF's /out:), and nothing else
-	 * may name it. */
-	ol_cmdline_render_host_to(cl, marker, NULL, &argv);
-	for (size_t i = 0; i < argv.nr && plain; i++) {
-		plain = !writes_side_files(argv.v[i]);
-		named |= strcmp(argv.v[i], marker) == 0;
-	}
-	strvec_release(&argv);
-	if (plain && named) {
-		tmp = ol_temp_create_beside(cl->output, NULL);
-		if (tmp)
-			unlink(tmp);
-	}
-	return tmp;
-}
-
-/* The line as the linker gets it: -o names `output` when not NULL. */
-static void render_host_line(const struct ol_cmdline *cl, const char *output,
-			     const char *const *wrapper_objs, struct strvec *argv)
-{
+	*tmp = NULL;
 	strvec_push(argv, cl->linker_path);
-	ol_cmdline_render_host_to(cl, output, wrapper_objs, argv);
+	if (cl->dry_run || !cl->output || !*cl->output ||
+	    (lstat(cl->output, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)) {
+		ol_cmdline_render_host(cl, wrapper_objs, argv);
+		return;
+	}
+	ol_cmdline_render_host_to(cl, marker, wrapper_objs, argv);
+	for (size_t i = 1; i < argv->nr; i++) {
+		plain &= !writes_side_files(argv->v[i]);
+		named |= strcmp(argv->v[i], marker) == 0;
+	}
+	if (plain && named) {
+		*tmp = ol_temp_create_beside(cl->output, NULL);
+		if (*tmp)
+			unlink(*tmp);
+	}
+	for (size_t i = 1; i < argv->nr; i++) {
+		if (strcmp(argv->v[i], marker) == 0) {
+			free(argv->v[i]);
+			argv->v[i] = ol_xstrdup(*tmp ? *tmp : cl->output);
+		}
+	}
 }
 
 /* A successful link: the private output becomes the output. */
@@ -96,8 +94,7 @@ int ol_host_link(const struct ol_cmdline *cl, const char *const *wrapper_objs)
 		ol_error("linker path missing, must pass 'linker-path'");
 		return 1;
 	}
-	tmp = private_output(cl);
-	render_host_line(cl, tmp, wrapper_objs, &argv);
+	host_line(cl, wrapper_objs, &argv, &tmp);
 	status = ol_spawn_wait(&argv);
 	strvec_release(&argv);
 	if (status == 0 && commit_output(tmp, cl->output) < 0)
@@ -144,10 +141,11 @@ int ol_host_link_speculate(const struct ol_cmdline *cl, struct ol_host_speculati
 		return 0;
 	/* Only under a private name: a link that is dropped, or a tool that is
 	 * killed, must leave the output as it was. */
-	spec->output = private_output(cl);
-	if (!spec->output)
+	host_line(cl, NULL, &argv, &spec->output);
+	if (!spec->output) {
+		strvec_release(&argv);
 		return 0;
-	render_host_line(cl, spec->output, NULL, &argv);
+	}
 	spec->active = ol_spawn_captured(&argv, &spec->child) == 0;
 	strvec_release(&argv);
 	return spec->active;

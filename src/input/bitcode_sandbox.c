@@ -13,7 +13,8 @@
  */
 #include "offload/bitcode_sandbox.h"
 #include "offload/diag.h"
-#include "offload/tempfile.h"
+#include "offload/mapped_file.h"
+#include "offload/spawn.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -23,7 +24,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -205,8 +205,8 @@ run_child(const struct ol_backend *be, const uint8_t *data, size_t size, const c
 	char *err = NULL;
 
 	/* Nothing of the parent's may run here: not its signal handlers, not its
-	 * exit-time cleanup (LLVM's fatal errors call exit). */
-	ol_temp_disown();
+	 * exit-time cleanup (LLVM's fatal errors call exit; ol_spawn_fork has
+	 * disowned the registry). */
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
 		signal(faults[i], SIG_DFL);
 	limit(RLIMIT_CPU, cpu_seconds_for(size));
@@ -228,32 +228,16 @@ run_child(const struct ol_backend *be, const uint8_t *data, size_t size, const c
 
 /* ---- the parent ----------------------------------------------------------- */
 
-static uint8_t *read_memory_file(int fd, size_t *size)
-{
-	struct stat st;
-	uint8_t *buf;
-
-	if (fstat(fd, &st) < 0)
-		return NULL;
-	buf = ol_xmalloc((size_t)st.st_size + 1);
-	if (pread(fd, buf, (size_t)st.st_size, 0) != st.st_size) {
-		free(buf);
-		return NULL;
-	}
-	buf[st.st_size] = '\0';
-	*size = (size_t)st.st_size;
-	return buf;
-}
-
 /* The last line LLVM printed before it died, or "". */
 static char *last_line(int fd)
 {
+	uint8_t *data;
 	size_t size = 0;
-	char *text = (char *)read_memory_file(fd, &size);
-	char *start, *end;
+	char *text, *start, *end;
 
-	if (!text)
+	if (ol_read_open_file(fd, &data, &size) < 0)
 		return ol_xstrdup("");
+	text = (char *)data;
 	while (size && (text[size - 1] == '\n' || text[size - 1] == ' '))
 		text[--size] = '\0';
 	end = text + size;
@@ -290,8 +274,7 @@ int ol_bitcode_info_sandboxed(const struct ol_backend *be, const uint8_t *data, 
 	int message_fd = memfd_create("offload-link-bitcode-stderr", MFD_CLOEXEC);
 	uint8_t *result = NULL;
 	size_t result_size = 0;
-	int status = 0, rc = -1;
-	pid_t pid;
+	int status = 0, rc = -1, pid;
 
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
@@ -299,24 +282,19 @@ int ol_bitcode_info_sandboxed(const struct ol_backend *be, const uint8_t *data, 
 		*err = ol_xasprintf("cannot create a memory file: %s", strerror(errno));
 		goto done;
 	}
-	fflush(NULL);   /* the child must not write our buffered output again */
-	pid = fork();
+	pid = ol_spawn_fork();
 	if (pid == 0)
 		run_child(be, data, size, name, result_fd, message_fd);
-	if (pid < 0) {
-		*err = ol_xasprintf("cannot fork: %s", strerror(errno));
+	if (pid < 0 || ol_child_reap(pid, &status) < 0) {
+		*err = ol_xasprintf("cannot %s: %s", pid < 0 ? "fork" : "wait for the reader",
+				    strerror(errno));
 		goto done;
 	}
-	ol_temp_watch_child((int)pid, 0);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	ol_temp_unwatch_child((int)pid);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		*err = death_message(status, message_fd, size);
 		goto done;
 	}
-	result = read_memory_file(result_fd, &result_size);
-	if (!result || result_size == 0) {
+	if (ol_read_open_file(result_fd, &result, &result_size) < 0 || result_size == 0) {
 		*err = ol_xstrdup("LLVM's bitcode reader left no result");
 	} else if (result[0] == 1) {
 		*err = ol_xstrdup((const char *)result + 1);

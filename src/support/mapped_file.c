@@ -330,28 +330,39 @@ void ol_mapped_release_all(void)
 	ol_arena_release(&table_arena);
 }
 
-int ol_read_whole_file(const char *path, uint8_t **data, size_t *size)
+int ol_read_open_file(int fd, uint8_t **data, size_t *size)
 {
 	struct stat st;
-	uint8_t *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint8_t *buf;
+
+	*data = NULL;
+	*size = 0;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	buf = ol_xmalloc((size_t)st.st_size + 1);
+	if (read_fully(fd, buf, (size_t)st.st_size) < 0) {
+		free(buf);
+		return -1;
+	}
+	buf[st.st_size] = '\0';
+	*data = buf;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
+int ol_read_whole_file(const char *path, uint8_t **data, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 
 	*data = NULL;
 	*size = 0;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (st.st_size > 0)
-		buf = ol_xmalloc((size_t)st.st_size);
-	if (read_fully(fd, buf, (size_t)st.st_size) < 0)
-		goto fail;
+	rc = ol_read_open_file(fd, data, size);
 	close(fd);
-	*data = buf;
-	*size = (size_t)st.st_size;
-	return 0;
-fail:
-	free(buf);
-	close(fd);
-	return -1;
+	if (rc == 0 && *size == 0) {
+		free(*data);   /* callers take NULL for "nothing written" */
+		*data = NULL;
+	}
+	return rc;
 }

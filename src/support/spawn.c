@@ -1,6 +1,7 @@
 /* spawn: run programs (vfork + execve), echo them as upstream does.  See offload/spawn.h. */
 #include "offload/spawn.h"
 #include "offload/diag.h"
+#include "offload/mapped_file.h"
 #include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
@@ -17,7 +18,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -138,11 +138,11 @@ static int start_process(const struct strvec *argv, const struct start_options *
 	return 0;
 }
 
-/* Wait for a child to exit and reap it.  The wait itself leaves signals
- * open (a signal meanwhile stops the child through tempfile.c); the reaping
- * and taking it off tempfile's list happen with them blocked, so that the
- * handler never signals a pid that is no longer ours. */
-static int reap_child(pid_t pid, int *status)
+/* The wait itself leaves signals open (a signal meanwhile stops the child
+ * through tempfile.c); the reaping and taking it off tempfile's list happen
+ * with them blocked, so that the handler never signals a pid that is no
+ * longer ours. */
+int ol_child_reap(int pid, int *status)
 {
 	siginfo_t info;
 	sigset_t old;
@@ -154,13 +154,13 @@ static int reap_child(pid_t pid, int *status)
 			return -1;
 	}
 	block_handled_signals(&old);
-	while (waitpid(pid, status, 0) < 0) {
+	while (waitpid((pid_t)pid, status, 0) < 0) {
 		if (errno != EINTR) {
 			rc = -1;
 			break;
 		}
 	}
-	ol_temp_unwatch_child((int)pid);
+	ol_temp_unwatch_child(pid);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
@@ -172,6 +172,16 @@ static void replay(int from, int to);
  * are one file, keeping their order), shown when it ends: their temp names
  * are rewritten first (temp_names.h).  Without memory files the child
  * writes to ours, unrewritten. */
+static void capture_close(struct start_options *opt)
+{
+	if (opt->stdout_fd >= 0)
+		close(opt->stdout_fd);
+	if (opt->stderr_fd >= 0 && opt->stderr_fd != opt->stdout_fd)
+		close(opt->stderr_fd);
+	opt->stdout_fd = opt->stderr_fd = -1;
+}
+
+/* On failure both fds are -1 and errno says why. */
 static void capture_begin(struct start_options *opt)
 {
 	int one = stdout_is_stderr();
@@ -179,11 +189,10 @@ static void capture_begin(struct start_options *opt)
 	opt->stdout_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
 	opt->stderr_fd = one ? opt->stdout_fd : memfd_create("offload-link-stderr", MFD_CLOEXEC);
 	if (opt->stdout_fd < 0 || opt->stderr_fd < 0) {
-		if (opt->stdout_fd >= 0)
-			close(opt->stdout_fd);
-		if (opt->stderr_fd >= 0 && opt->stderr_fd != opt->stdout_fd)
-			close(opt->stderr_fd);
-		opt->stdout_fd = opt->stderr_fd = -1;
+		int err = errno;
+
+		capture_close(opt);
+		errno = err;
 	}
 }
 
@@ -225,7 +234,7 @@ static int spawn_wait(const struct strvec *argv, int rewrite)
 		ol_timer_end();
 		return ol_error("unable to execute '%s': %s", argv->v[0], strerror(err));
 	}
-	err = reap_child(pid, &status);
+	err = ol_child_reap((int)pid, &status);
 	capture_end(&opt);
 	if (err < 0) {
 		ol_timer_end();
@@ -242,31 +251,21 @@ int ol_spawn_wait(const struct strvec *argv)
 
 int ol_spawn_read_output(const struct strvec *argv, char **out, size_t *size)
 {
-	int fd = memfd_create("offload-link-output", MFD_CLOEXEC), status;
+	int fd = memfd_create("offload-link-output", MFD_CLOEXEC), status, rc;
 	struct start_options capture = { fd, fd, 0 };
-	struct stat st;
+	uint8_t *text;
 	pid_t pid;
-	char *buf;
 
 	*out = NULL;
 	*size = 0;
 	if (fd < 0)
 		return -1;
-	if (start_process(argv, &capture, &pid) || reap_child(pid, &status) < 0 ||
-	    fstat(fd, &st) < 0) {
-		close(fd);
-		return -1;
-	}
-	buf = ol_xmalloc((size_t)st.st_size + 1);
-	if (pread(fd, buf, (size_t)st.st_size, 0) != st.st_size) {
-		free(buf);
-		close(fd);
-		return -1;
-	}
-	buf[st.st_size] = '\0';
+	rc = start_process(argv, &capture, &pid) || ol_child_reap((int)pid, &status) < 0 ||
+	     ol_read_open_file(fd, &text, size) < 0;
 	close(fd);
-	*out = buf;
-	*size = (size_t)st.st_size;
+	if (rc)
+		return -1;
+	*out = (char *)text;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -282,34 +281,25 @@ static int stdout_is_stderr(void)
 
 int ol_spawn_captured(const struct strvec *argv, struct ol_child *child)
 {
-	int one_capture = stdout_is_stderr();
-	struct start_options capture;
+	struct start_options capture = { -1, -1, 1 };
 	pid_t pid;
 	int err;
 
 	child->name = argv->v[0];
-	child->out_fd = memfd_create("offload-link-stdout", MFD_CLOEXEC);
-	child->err_fd = one_capture ? -1 : memfd_create("offload-link-stderr", MFD_CLOEXEC);
-	if (child->out_fd < 0 || (child->err_fd < 0 && !one_capture)) {
-		err = errno;
-		goto fail;
-	}
-	capture.stdout_fd = child->out_fd;
-	capture.stderr_fd = child->err_fd >= 0 ? child->err_fd : child->out_fd;
-	capture.own_group = 1;
-	err = start_process(argv, &capture, &pid);
-	if (err == 0) {
-		child->pid = (int)pid;
-		return 0;
-	}
-fail:
-	if (child->out_fd >= 0)
-		close(child->out_fd);
-	if (child->err_fd >= 0)
-		close(child->err_fd);
 	child->out_fd = child->err_fd = -1;
-	errno = err;
-	return -1;
+	capture_begin(&capture);
+	if (capture.stdout_fd < 0)
+		return -1;
+	err = start_process(argv, &capture, &pid);
+	if (err) {
+		capture_close(&capture);
+		errno = err;
+		return -1;
+	}
+	child->pid = (int)pid;
+	child->out_fd = capture.stdout_fd;
+	child->err_fd = capture.stderr_fd == capture.stdout_fd ? -1 : capture.stderr_fd;
+	return 0;
 }
 
 /* Show what a memory file holds on fd (stderr through diag, so that a
@@ -317,23 +307,23 @@ fail:
  * rewritten; then close it. */
 static void replay(int from, int to)
 {
-	struct strbuf text = STRBUF_INIT;
-	char buf[8192], *rewritten;
-	size_t len;
-	ssize_t n;
-	off_t off = 0;
+	uint8_t *text;
+	char *rewritten;
+	size_t size, len;
 
 	if (from < 0)
 		return;
-	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
-		strbuf_add(&text, buf, (size_t)n);
-		off += n;
+	if (ol_read_open_file(from, &text, &size) < 0) {
+		close(from);
+		return;
 	}
 	close(from);
-	rewritten = ol_temp_names_rewrite(strbuf_str(&text), text.len, &len);
-	if (!rewritten) {
-		len = text.len;
-		rewritten = strbuf_detach(&text);
+	rewritten = ol_temp_names_rewrite((const char *)text, size, &len);
+	if (rewritten) {
+		free(text);
+	} else {
+		len = size;
+		rewritten = (char *)text;
 	}
 	if (to == STDERR_FILENO) {
 		ol_diag_write(rewritten, len);
@@ -348,36 +338,14 @@ static void replay(int from, int to)
 		}
 	}
 	free(rewritten);
-	strbuf_release(&text);
-}
-
-static int reap(struct ol_child *child)
-{
-	int status = 0;
-
-	reap_child((pid_t)child->pid, &status);
-	return status;
-}
-
-/* Wait until the child has exited, without reaping it. */
-static int wait_exited(const struct ol_child *child, int options)
-{
-	siginfo_t info;
-
-	memset(&info, 0, sizeof(info));
-	while (waitid(P_PID, (id_t)child->pid, &info, WEXITED | WNOWAIT | options) < 0)
-		if (errno != EINTR)
-			return -1;
-	return info.si_pid != 0;
 }
 
 int ol_child_finish(struct ol_child *child)
 {
 	int status;
 
-	if (wait_exited(child, 0) < 0)
+	if (ol_child_reap(child->pid, &status) < 0)
 		return ol_error("waiting for '%s': %s", child->name, strerror(errno));
-	status = reap(child);
 	fflush(NULL);
 	replay(child->out_fd, STDOUT_FILENO);
 	replay(child->err_fd, STDERR_FILENO);
@@ -386,18 +354,29 @@ int ol_child_finish(struct ol_child *child)
 
 void ol_child_abandon(struct ol_child *child)
 {
-	/* SIGTERM first: lld and mold then remove their own temp files. */
-	kill(-(pid_t)child->pid, SIGTERM);
-	for (int tries = 0; tries < 50 && wait_exited(child, WNOHANG) == 0; tries++) {
-		struct timespec pause = { 0, 4 * 1000 * 1000 };
-		nanosleep(&pause, NULL);
-	}
-	kill(-(pid_t)child->pid, SIGKILL);   /* a leader that would not stop, or what it ran */
-	wait_exited(child, 0);
-	reap(child);
+	/* Its group, as a signal to the tool would stop it (tempfile.h). */
+	ol_temp_stop_child(child->pid);
 	close(child->out_fd);
 	if (child->err_fd >= 0)
 		close(child->err_fd);
+}
+
+/* Blocked around the fork so that the child is on tempfile's list before
+ * any handler can look; the child owns none of our files or children. */
+int ol_spawn_fork(void)
+{
+	sigset_t old;
+	pid_t pid;
+
+	fflush(NULL);   /* the child must not write our buffered output again */
+	block_handled_signals(&old);
+	pid = fork();
+	if (pid == 0)
+		ol_temp_disown();
+	else if (pid > 0)
+		ol_temp_watch_child((int)pid, 0);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return (int)pid;
 }
 
 int ol_spawn_checked(const struct strvec *argv)

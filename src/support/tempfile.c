@@ -42,15 +42,22 @@ static int child_exited(pid_t pid)
 	return r == pid || (r < 0 && errno == ECHILD);
 }
 
+/* A registered entry that `only` selects: every one for 0, else that pid's. */
+static int selected(pid_t entry, pid_t only)
+{
+	return entry && (!only || entry == only || entry == -only);
+}
+
 /* Async-signal-safe: SIGTERM first lets lld and mold remove their own temp
- * files; whatever still runs after about 200 ms gets SIGKILL. */
-static void stop_children(void)
+ * files; whatever still runs after about 200 ms gets SIGKILL (a group, also
+ * what its leader left running), and each is reaped and taken off the list. */
+static void stop_children(pid_t only)
 {
 	int any = 0;
 
 	for (size_t i = 0; i < MAX_CHILDREN; i++) {
 		pid_t entry = (pid_t)children[i];
-		if (entry) {
+		if (selected(entry, only)) {
 			kill(entry, SIGTERM);   /* a negative pid names the group */
 			any = 1;
 		}
@@ -61,7 +68,7 @@ static void stop_children(void)
 		any = 0;
 		for (size_t i = 0; i < MAX_CHILDREN; i++) {
 			pid_t entry = (pid_t)children[i];
-			if (entry && !child_exited(entry < 0 ? -entry : entry))
+			if (selected(entry, only) && !child_exited(entry < 0 ? -entry : entry))
 				any = 1;
 		}
 		if (any)
@@ -69,12 +76,17 @@ static void stop_children(void)
 	}
 	for (size_t i = 0; i < MAX_CHILDREN; i++) {
 		pid_t entry = (pid_t)children[i];
-		if (entry) {
+		if (selected(entry, only)) {
 			children[i] = 0;
 			kill(entry, SIGKILL);
 			waitpid(entry < 0 ? -entry : entry, NULL, 0);
 		}
 	}
+}
+
+void ol_temp_stop_child(int pid)
+{
+	stop_children((pid_t)pid);
 }
 
 static void remove_all(void)
@@ -89,7 +101,7 @@ static void remove_all(void)
 static void on_signal(int sig)
 {
 	if (!disowned) {
-		stop_children();
+		stop_children(0);
 		remove_all();
 	}
 	signal(sig, SIG_DFL);
@@ -105,7 +117,7 @@ void ol_temp_cleanup(void)
 {
 	if (disowned)
 		return;
-	stop_children();
+	stop_children(0);
 	pthread_mutex_lock(&registry_lock);
 	remove_all();
 	for (size_t i = 0; i < ntemps; i++) {
