@@ -437,21 +437,29 @@ char *ol_find_program(const char *name, const char *const *dirs)
 	return config.dry_run ? ol_xstrdup(name) : NULL;
 }
 
-const char *ol_self_dir(void)
-{
-	static char dir[PATH_MAX];
-	ssize_t n;
+static char self_dir[PATH_MAX];
 
-	if (dir[0])
-		return dir;
-	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+static void find_self_dir(void)
+{
+	ssize_t n = readlink("/proc/self/exe", self_dir, sizeof(self_dir) - 1);
+	char *slash;
+
 	if (n <= 0) {
-		strcpy(dir, ".");
-		return dir;
+		strcpy(self_dir, ".");
+		return;
 	}
-	dir[n] = '\0';
-	char *slash = strrchr(dir, '/');
+	self_dir[n] = '\0';
+	slash = strrchr(self_dir, '/');
 	if (slash)
 		*slash = '\0';
-	return dir;
+}
+
+/* Once: device jobs ask from several threads, and two that both cut the
+ * last component off the one buffer cut off two. */
+const char *ol_self_dir(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, find_self_dir);
+	return self_dir;
 }
