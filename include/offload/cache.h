@@ -90,7 +90,7 @@ void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path);
 void ol_key_file(struct ol_cache *c, struct ol_sha256 *h, const char *path);
 
 /* `offload-link cache stats|prune|clear [--json] [--cache-dir=DIR]`:
- * argv starts after "cache".  Returns the exit status. */
+ * argv[0] is "cache".  Returns the exit status. */
 int ol_cache_command(int argc, char **argv);
 
 #endif

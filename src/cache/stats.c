@@ -263,13 +263,13 @@ int ol_cache_command(int argc, char **argv)
 	struct ol_cache_settings s;
 	struct counters k;
 	struct entries e;
-	const char *verb = argc > 0 ? argv[0] : NULL;
+	const char *verb = argc > 1 ? argv[1] : NULL;
 	int json = 0, rc = 0;
 	FILE *f;
 
 	if (ol_cache_settings(NULL, &s) < 0)
 		return 1;
-	for (int i = 1; i < argc; i++) {
+	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0) {
 			json = 1;
 		} else if (strncmp(argv[i], "--cache-dir=", 12) == 0) {

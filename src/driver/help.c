@@ -5,9 +5,19 @@
  * written from the same records at build time (tools/offload-link-man.c).
  */
 #include "driver_internal.h"
+#include "offload/commands.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* The companion commands, handed over by the programs that have them: the
+ * option parser alone (the fuzzers link it) must not pull in every command. */
+static const struct ol_command *listed_commands;
+
+void ol_help_list_commands(const struct ol_command *table)
+{
+	listed_commands = table;
+}
 
 /* Longest option name that still shares its help line with the text. */
 #define OL_HELP_NAME_WIDTH 23
@@ -115,6 +125,11 @@ void ol_print_help(const char *argv0, enum ol_flavor flavor, int show_hidden)
 			pad = width + 2 + 1;
 		}
 		strbuf_release(&names[k]);
+	}
+	if (!upstream && listed_commands) {
+		strbuf_addstr(&out, "\nCOMMANDS:\n");
+		for (const struct ol_command *c = listed_commands; c && c->name; c++)
+			strbuf_addf(&out, "  %s\n      %s\n", c->synopsis, c->summary);
 	}
 	fwrite(strbuf_str(&out), 1, out.len, stdout);
 	strbuf_release(&out);
@@ -231,11 +246,6 @@ struct man_entry {
 };
 
 static const struct man_entry man_entries[] = {
-	{ "COMMANDS", 'B', "offload-link cache stats",
-	  "What the device-link cache holds and how often it was hit." },
-	{ NULL, 'B', "offload-link cache prune",
-	  "Bring the cache below its size limit, oldest entries first." },
-	{ NULL, 'B', "offload-link cache clear", "Remove every cached image." },
 	{ "ENVIRONMENT", 'B', "MAKEFLAGS",
 	  "Under make, without --wrapper-jobs, device links follow make's -j: make's jobserver "
 	  "when it has one, one at a time under make -j1 or plain make." },
@@ -267,8 +277,8 @@ void ol_print_man_page(FILE *out_file)
 	strbuf_addstr(&out, ".SH NAME\noffload\\-link \\- link offloading programs, "
 		      "a drop\\-in replacement for clang\\-linker\\-wrapper\n");
 	strbuf_addstr(&out, ".SH SYNOPSIS\n.B offload\\-link\n[\\fIoptions\\fR] "
-		      "[\\fIhost linker arguments\\fR]\n.br\n.B offload\\-link cache\n"
-		      "\\fBstats\\fR|\\fBprune\\fR|\\fBclear\\fR\n"
+		      "[\\fIhost linker arguments\\fR]\n.br\n.B offload\\-link\n"
+		      "\\fIcommand\\fR [\\fIarguments\\fR]\n"
 		      ".br\n.B clang \\-B\\fIprefix\\fB/libexec/offload\\-link\n"
 		      "\\fIclang link arguments\\fR\n");
 	strbuf_addstr(&out, ".SH DESCRIPTION\n");
@@ -290,6 +300,12 @@ void ol_print_man_page(FILE *out_file)
 		  "written.  Options are read from @file response files.");
 	strbuf_addstr(&out, ".SH OPTIONS\n");
 	man_options(&out);
+	strbuf_addstr(&out, ".SH COMMANDS\n");
+	for (const struct ol_command *c = listed_commands; c && c->name; c++) {
+		strbuf_addstr(&out, ".TP\n.B ");
+		roff_line(&out, c->synopsis);
+		roff_line(&out, c->summary);
+	}
 	for (size_t k = 0; k < sizeof(man_entries) / sizeof(man_entries[0]); k++) {
 		const struct man_entry *e = &man_entries[k];
 

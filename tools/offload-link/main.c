@@ -9,6 +9,7 @@
 #include "offload/arena.h"
 #include "offload/backend.h"
 #include "offload/cache.h"
+#include "offload/commands.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/diag.h"
@@ -191,14 +192,16 @@ int main(int argc, char **argv)
 	struct ol_groups groups;
 	struct ol_link_context ctx;
 	struct ol_host_speculation speculation;
+	const struct ol_command *command;
 	int status, speculating;
 
 	ol_diag_init(argv[0]);
 	atexit(release_all);
-	/* "offload-link cache stats|prune|clear": the cache's own command. */
-	if (argc > 1 && strcmp(argv[1], "cache") == 0 &&
-	    strcmp(base_name(argv[0]), "clang-linker-wrapper") != 0)
-		return ol_cache_command(argc - 2, argv + 2);
+	/* "offload-link cache|inspect|package|wrap ...": a companion command. */
+	ol_help_list_commands(ol_commands);
+	command = ol_command_find(argc, argv);
+	if (command)
+		return command->run(argc - 1, argv + 1);
 	if (ol_cmdline_parse(argc, argv, &cl) < 0 || ol_relocatable_check(&cl) < 0)
 		ol_checkpoint();
 	ol_temp_init(cl.save_temps, cl.dry_run);

@@ -1,0 +1,30 @@
+/*
+ * commands: the table of companion commands (include/offload/commands.h).
+ */
+#include "offload/commands.h"
+#include "offload/cache.h"
+
+#include <string.h>
+
+const struct ol_command ol_commands[] = {
+	{ "cache", "offload-link cache stats|prune|clear [--json]",
+	  "What the device-link cache holds; bring it below its limit; empty it.",
+	  ol_cache_command },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+const struct ol_command *ol_command_find(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(base_name(argv[0]), "clang-linker-wrapper") == 0)
+		return NULL;
+	for (const struct ol_command *c = ol_commands; c->name; c++)
+		if (strcmp(argv[1], c->name) == 0)
+			return c;
+	return NULL;
+}
