@@ -19,7 +19,7 @@ Fixtures:
   embed.o             host object embedding dev.offbin (an ELF image)
   be64.o elf32.o      embed.o built for big-endian powerpc64 and for i386
                       (byte-swapped and 32-bit ELF through libelf)
-  v2.o                omp19.o with its offload binary's version set to 2
+  v4.o                omp19.o with its offload binary's version set to 4
   libgnu.a libbsd.a   GNU / BSD archives: a long member name, plain.o, embed.o
   libthin.a           thin archive of omp19.o and plain.o
   libbad.a            GNU archive whose member m.o has an offload binary
@@ -135,8 +135,8 @@ def main():
             "-Wl,-z,max-page-size=4096", "shared.c", "-o", "libshared.so", cwd=tmp)
 
         # Offload binary header: Version at +4, Size at +8.
-        patch(os.path.join(tmp, "omp19.o"), os.path.join(tmp, "v2.o"),
-              ".llvm.offloading", 4, "<I", 2)
+        patch(os.path.join(tmp, "omp19.o"), os.path.join(tmp, "v4.o"),
+              ".llvm.offloading", 4, "<I", 4)
         patch(os.path.join(tmp, "omp19.o"), os.path.join(tmp, "m.o"),
               ".llvm.offloading", 8, "<Q", 0x10000)
 
@@ -147,7 +147,7 @@ def main():
         run("llvm-ar-22", "--format=gnu", "rc", "libbad.a", "plain.o", "m.o", cwd=tmp)
 
         for name in ["omp19.o", "omp22.o", "omp19-lto.o", "plain.o", "dev.o", "dev.offbin",
-                     "embed.o", "be64.o", "elf32.o", "v2.o", "libgnu.a", "libbsd.a", "libbad.a", "libshared.so"]:
+                     "embed.o", "be64.o", "elf32.o", "v4.o", "libgnu.a", "libbsd.a", "libbad.a", "libshared.so"]:
             shutil.copy(os.path.join(tmp, name), os.path.join(out, name))
     # The thin archive names its members relative to itself.
     if os.path.exists(os.path.join(out, "libthin.a")):

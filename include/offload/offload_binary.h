@@ -1,11 +1,15 @@
 /*
- * offload_binary: the OffloadBinary container (magic 10 FF 10 AD), version 1,
- * as read and written by LLVM 16, 19 and 22 (upstream-spec section 2).
+ * offload_binary: the OffloadBinary container (magic 10 FF 10 AD): version 1,
+ * as read and written by LLVM 16, 19 and 22 (upstream-spec section 2.2), and
+ * versions 2 and 3 of the releases after 22 (section 2.4): several entries
+ * in one binary, string values with a size, and in version 3 a body
+ * compressed with zlib or zstd.
  *
  * The reader works on (pointer, length) views with no alignment requirement
- * and no copy: every field is bounds-checked, strings must be NUL-terminated
- * inside the binary.  The writer produces bytes identical to upstream's
- * OffloadBinary::write (string table order and tail merging included).
+ * and no copy (but for a compressed body, inflated into the arena): every
+ * field is bounds-checked, keys must be NUL-terminated inside the binary.
+ * The writer produces bytes identical to upstream's OffloadBinary::write
+ * (string table order and tail merging included).
  */
 #ifndef OFFLOAD_OFFLOAD_BINARY_H
 #define OFFLOAD_OFFLOAD_BINARY_H
@@ -17,8 +21,12 @@ struct ol_arena;
 struct ol_loc;
 
 #define OL_OFFLOAD_MAGIC_BYTES "\x10\xff\x10\xad"
-#define OL_OFFLOAD_HEADER_SIZE 32
+#define OL_OFFLOAD_HEADER_SIZE 32     /* versions 1 and 2 */
+#define OL_OFFLOAD_HEADER_SIZE_V3 40  /* adds InflatedSize */
 #define OL_OFFLOAD_ENTRY_SIZE 40
+#define OL_OFFLOAD_VERSION_MAX 3
+/* Entry flag (version 2 on): the entry carries metadata, no image. */
+#define OL_OFFLOAD_FLAG_METADATA 0x1u
 
 enum ol_image_kind {
 	OL_IMG_NONE = 0, OL_IMG_OBJECT = 1, OL_IMG_BITCODE = 2, OL_IMG_CUBIN = 3,
@@ -40,13 +48,19 @@ const char *ol_image_kind_name(enum ol_image_kind kind);       /* "o", "bc", "cu
 
 struct ol_offload_string {
 	const char *key;
-	const char *value;
+	const char *value;        /* NUL-terminated for C, whatever it holds */
+	size_t value_size;        /* bytes of value (version 2 values may hold NULs);
+	                             writers take 0 as strlen(value) */
 };
 
+/* One entry of a binary: in version 1 the binary's only one. */
 struct ol_offload_binary {
-	const uint8_t *data;      /* start of this binary (view) */
-	uint64_t size;            /* header Size: bytes of this binary incl. padding */
+	const uint8_t *data;      /* start of the binary holding it (view; for a
+	                             compressed one, its inflated copy) */
+	uint64_t size;            /* bytes at data (the inflated size if compressed) */
 	uint32_t version;
+	int compressed;           /* version 3 body that was inflated */
+	uint64_t index;           /* the entry's number in its binary */
 	uint16_t image_kind;
 	uint16_t offload_kind_raw;
 	enum ol_offload_kind offload_kind;  /* decoded */
@@ -59,6 +73,13 @@ struct ol_offload_binary {
 	const char *arch;         /* "" when absent */
 };
 
+/* Where the image starts in the binary as stored, for messages; 0 when the
+ * binary was compressed (the image has no place in the file). */
+static inline uint64_t ol_offload_image_offset(const struct ol_offload_binary *bin)
+{
+	return bin->compressed ? 0 : (uint64_t)(bin->image - bin->data);
+}
+
 /* Looks up a key; NULL if absent. */
 const char *ol_offload_binary_get(const struct ol_offload_binary *bin, const char *key);
 
@@ -68,7 +89,18 @@ const char *ol_offload_binary_get(const struct ol_offload_binary *bin, const cha
  * number of names; *names_out gets an array of them from `arena`. */
 size_t ol_offload_symbol_list(const char *list, struct ol_arena *arena, const char ***names_out);
 
-/* Parses one binary at data[0 .. avail).  On failure returns -1, stores a
+/* Every entry of the binary at data[0 .. avail); stored_size is the
+ * binary's Size as stored, the step to the next binary in a section. */
+struct ol_offload_binaries {
+	struct ol_offload_binary *v;  /* from the arena */
+	size_t n;
+	uint64_t stored_size;
+};
+int ol_offload_binary_parse_all(const uint8_t *data, size_t avail, struct ol_arena *arena,
+				struct ol_offload_binaries *out, const char **why,
+				uint64_t *bad_offset);
+
+/* Parses one binary at data[0 .. avail) and gives its first entry.  On failure returns -1, stores a
  * static message in *why and the offset (relative to data) of the bad field
  * in *bad_offset.  strings are allocated from `arena`. */
 int ol_offload_binary_parse(const uint8_t *data, size_t avail, struct ol_arena *arena,
@@ -96,5 +128,19 @@ struct ol_offload_binary_desc {
 	uint64_t image_size;
 };
 uint8_t *ol_offload_binary_write(const struct ol_offload_binary_desc *desc, size_t *size_out);
+
+/* Any version: 1 writes one binary per image back to back (what
+ * clang-offload-packager writes); 2 and 3 one binary holding every image,
+ * 3 with its body compressed when compress is an ol_compression_format
+ * (src/format/compression.h: 0 zlib, 1 zstd) rather than -1.  level < 0:
+ * the format's default.  Returns a malloc'd buffer, or NULL with *why. */
+struct ol_offload_write_options {
+	unsigned version;
+	int compress;
+	int level;
+};
+uint8_t *ol_offload_binary_write_version(const struct ol_offload_binary_desc *descs, size_t n,
+					 const struct ol_offload_write_options *opts,
+					 size_t *size_out, const char **why);
 
 #endif

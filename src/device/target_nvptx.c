@@ -297,7 +297,7 @@ static int check_fatbinaries(const struct ol_group *g)
 			ol_fatbin_release(&fatbin);
 			continue;
 		}
-		loc.offset += (uint64_t)(img->bin.image - img->bin.data) + bad;
+		loc.offset += ol_offload_image_offset(&img->bin) + (img->bin.compressed ? 0 : bad);
 		loc.has_offset = 1;
 		rc = ol_error_at(&loc, "fatbinary image for '%s' '%s': %s", g->triple, g->arch, why);
 	}

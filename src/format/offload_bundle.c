@@ -13,14 +13,12 @@
 #include "offload/diag.h"
 #include "offload/md5.h"
 #include "offload/strvec.h"
+#include "compression.h"
 #include "format_internal.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
-#include <zstd.h>
-#include <zstd_errors.h>
 
 /* ---- ids: what each release's bundler writes for a -targets entry --------- */
 
@@ -322,150 +320,6 @@ uint8_t *ol_bundle_write(const struct ol_bundle_part *parts, size_t nparts, uint
 	return out;
 }
 
-/* ---- compression methods ------------------------------------------------ */
-
-/* One stream format: how upstream compresses with it, and how we decode it.
- * decompress fills out[0 .. capacity) and stores the bytes produced (callers
- * give one byte more than declared, so a longer stream shows), returning 0;
- * or -1 with *why set and *at the offset in the stream where decoding
- * stopped (zstd does not say: its stream start). */
-struct ccob_method {
-	const char *name;
-	int default_level;
-	/* Most bytes one stream byte can expand to: deflate's 258-byte match
-	 * in under 2 bits (~1032), a zstd RLE block of 128 KiB in 4 bytes. */
-	uint64_t max_ratio;
-	uint8_t *(*compress)(const uint8_t *data, size_t size, int level, size_t *size_out,
-			     const char **why);
-	int (*decompress)(const uint8_t *stream, size_t stream_size, uint8_t *out,
-			  size_t capacity, size_t *produced, const char **why, size_t *at);
-};
-
-/* zstd::compress: long-distance matching on (the bundler asks for it),
- * the level, ZSTD_compress2 into a ZSTD_compressBound buffer. */
-static uint8_t *zstd_compress(const uint8_t *data, size_t size, int level, size_t *size_out,
-			      const char **why)
-{
-	ZSTD_CCtx *cctx = ZSTD_createCCtx();
-	size_t bound = ZSTD_compressBound(size), n;
-	uint8_t *out;
-
-	if (!cctx)
-		ol_fatal("out of memory");
-	if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_enableLongDistanceMatching, 1)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level))) {
-		ZSTD_freeCCtx(cctx);
-		ol_format_fail(why, NULL, 0, "zstd rejected compression level %d", level);
-		return NULL;
-	}
-	out = ol_xmalloc(bound ? bound : 1);
-	n = ZSTD_compress2(cctx, out, bound, data, size);
-	ZSTD_freeCCtx(cctx);
-	if (ZSTD_isError(n)) {
-		free(out);
-		ol_format_fail(why, NULL, 0, "zstd compression failed: %s", ZSTD_getErrorName(n));
-		return NULL;
-	}
-	*size_out = n;
-	return out;
-}
-
-static int zstd_decompress(const uint8_t *stream, size_t stream_size, uint8_t *out,
-			   size_t capacity, size_t *produced, const char **why, size_t *at)
-{
-	size_t n = ZSTD_decompress(out, capacity, stream, stream_size);
-
-	if (ZSTD_isError(n)) {
-		if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall) {
-			*produced = capacity;   /* more than declared */
-			return 0;
-		}
-		*at = 0;
-		return ol_format_fail(why, NULL, 0, "corrupt zstd stream: %s", ZSTD_getErrorName(n));
-	}
-	*produced = n;
-	return 0;
-}
-
-/* zlib::compress: compress2 with the level into a compressBound buffer. */
-static uint8_t *zlib_compress(const uint8_t *data, size_t size, int level, size_t *size_out,
-			      const char **why)
-{
-	uLongf n = compressBound((uLong)size);
-	uint8_t *out = ol_xmalloc(n);
-	int rc = compress2(out, &n, data, (uLong)size, level);
-
-	if (rc != Z_OK) {
-		free(out);
-		if (rc == Z_MEM_ERROR)
-			ol_fatal("out of memory");
-		ol_format_fail(why, NULL, 0, "zlib rejected compression level %d (0 to 9, or -1)",
-			       level);
-		return NULL;
-	}
-	*size_out = n;
-	return out;
-}
-
-static int zlib_decompress(const uint8_t *stream, size_t stream_size, uint8_t *out,
-			   size_t capacity, size_t *produced, const char **why, size_t *at)
-{
-	const size_t chunk = (size_t)1 << 30;   /* avail_in/avail_out are uInt */
-	z_stream zs;
-	int rc;
-
-	memset(&zs, 0, sizeof(zs));
-	if (inflateInit(&zs) != Z_OK)
-		ol_fatal("out of memory");
-	zs.next_in = (Bytef *)(uintptr_t)stream;
-	zs.next_out = out;
-	do {
-		size_t in_left = stream_size - (size_t)zs.total_in;
-		size_t out_left = capacity - (size_t)zs.total_out;
-
-		zs.avail_in = (uInt)(in_left < chunk ? in_left : chunk);
-		zs.avail_out = (uInt)(out_left < chunk ? out_left : chunk);
-		rc = inflate(&zs, Z_NO_FLUSH);
-		if (rc == Z_BUF_ERROR && zs.total_out == capacity)
-			break;   /* more than declared */
-		if (rc == Z_BUF_ERROR && zs.total_in == stream_size) {
-			*at = stream_size;
-			inflateEnd(&zs);
-			return ol_format_fail(why, NULL, 0, "truncated zlib stream");
-		}
-		if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_STREAM_ERROR) {
-			*at = (size_t)zs.total_in;
-			ol_format_fail(why, NULL, 0, "corrupt zlib stream: %s",
-				       zs.msg ? zs.msg : "needs a dictionary");
-			inflateEnd(&zs);
-			return -1;
-		}
-		if (rc == Z_MEM_ERROR)
-			ol_fatal("out of memory");
-	} while (rc != Z_STREAM_END);
-	*produced = (size_t)zs.total_out;
-	if (rc == Z_STREAM_END && zs.total_in != stream_size) {
-		*at = (size_t)zs.total_in;
-		ol_format_fail(why, NULL, 0, "%zu bytes follow the end of the zlib stream",
-			       stream_size - (size_t)zs.total_in);
-		inflateEnd(&zs);
-		return -1;
-	}
-	inflateEnd(&zs);
-	return 0;
-}
-
-static const struct ccob_method ccob_methods[] = {
-	[OL_CCOB_ZLIB] = { "zlib", 6, 1032, zlib_compress, zlib_decompress },
-	[OL_CCOB_ZSTD] = { "zstd", 3, 32768, zstd_compress, zstd_decompress },
-};
-
-static const struct ccob_method *ccob_method(unsigned method)
-{
-	return method < sizeof(ccob_methods) / sizeof(ccob_methods[0]) ? &ccob_methods[method]
-									: NULL;
-}
-
 /* ---- CCOB --------------------------------------------------------------- */
 
 enum {
@@ -520,7 +374,7 @@ static uint64_t truncated_md5(const uint8_t *data, size_t size)
 uint8_t *ol_ccob_compress(const uint8_t *data, size_t size, const struct ol_ccob_options *options,
 			  size_t *size_out, const char **why)
 {
-	const struct ccob_method *method = ccob_method(options->method);
+	const struct ol_compression_method *method = ol_compression_method(options->method);
 	const struct ccob_layout *layout;
 	uint8_t *stream, *out;
 	size_t stream_size;
@@ -546,7 +400,7 @@ uint8_t *ol_ccob_compress(const uint8_t *data, size_t size, const struct ol_ccob
 		return NULL;
 	}
 	level = options->level == OL_CCOB_LEVEL_DEFAULT ? method->default_level : options->level;
-	stream = method->compress(data, size, level, &stream_size, why);
+	stream = method->compress(data, size, level, 1, &stream_size, why);
 	if (!stream)
 		return NULL;
 	total = (uint64_t)layout->header_size + stream_size;
@@ -604,7 +458,7 @@ int ol_ccob_parse_header(const uint8_t *data, size_t size, struct ol_ccob_header
 		return ol_format_fail(why, bad_offset, CCOB_SIZES,
 				      "truncated compressed offload bundle header (%zu of %u "
 				      "bytes for version %u)", size, layout->header_size, version);
-	if (!ccob_method(method))
+	if (!ol_compression_method(method))
 		return ol_format_fail(why, bad_offset, CCOB_METHOD,
 				      "unknown compression method %u (0 zlib, 1 zstd)", method);
 	out->version = version;
@@ -635,7 +489,7 @@ uint8_t *ol_ccob_decompress(const uint8_t *data, size_t size, size_t *size_out,
 {
 	struct ol_ccob_header header;
 	const struct ccob_layout *layout;
-	const struct ccob_method *method;
+	const struct ol_compression_method *method;
 	size_t stream_size, produced = 0, at = 0;
 	uint64_t hash;
 	uint8_t *out;
@@ -643,7 +497,7 @@ uint8_t *ol_ccob_decompress(const uint8_t *data, size_t size, size_t *size_out,
 	if (ol_ccob_parse_header(data, size, &header, why, bad_offset) < 0)
 		return NULL;
 	layout = ccob_layout(header.version);
-	method = ccob_method(header.method);
+	method = ol_compression_method(header.method);
 	stream_size = (size_t)header.total_size - header.header_size;
 	if (header.uncompressed_size > (uint64_t)stream_size * method->max_ratio ||
 	    header.uncompressed_size >= SIZE_MAX) {

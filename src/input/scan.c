@@ -83,6 +83,9 @@ static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64
 
 	loc.offset = offset;
 	loc.has_offset = 1;
+	/* Version 2 entries may carry metadata for the runtime and no code. */
+	if (bin->version >= 2 && (bin->flags & OL_OFFLOAD_FLAG_METADATA))
+		return;
 	/* An image kind no release defines: what it holds, and so what it
 	 * would make of the program, is unknown. */
 	if (bin->image_kind > OL_IMG_SPIRV) {
@@ -97,7 +100,7 @@ static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64
 		uint64_t bad;
 
 		if (ol_bitcode_header_check(bin->image, (size_t)bin->image_size, &why, &bad) < 0) {
-			loc.offset += (uint64_t)(bin->image - bin->data) + bad;
+			loc.offset += ol_offload_image_offset(bin) + (bin->compressed ? 0 : bad);
 			ol_error_at(&loc, "image of kind 'bc': %s", why);
 			ctx->failed = 1;
 			return;

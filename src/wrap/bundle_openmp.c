@@ -16,7 +16,7 @@ int ol_bundle_openmp(const struct ol_kind_images *images, const struct ol_link_c
 		/* 22 stores a "generic" architecture as the empty string. */
 		const char *arch = ctx->flavor >= OL_FLAVOR_22 && strcmp(g->arch, "generic") == 0 ? ""
 											   : g->arch;
-		struct ol_offload_string strings[2] = { { "triple", g->triple }, { "arch", arch } };
+		struct ol_offload_string strings[2] = { { "triple", g->triple, 0 }, { "arch", arch, 0 } };
 		/* An --override-image file without a CPU name carries no "arch", as upstream. */
 		size_t nstrings = g->nimages == 0 && !*arch ? 1 : 2;
 		struct ol_offload_binary_desc desc = {

@@ -46,7 +46,7 @@ static void add_device_image(void *ctx, const struct ol_offload_binary *bin, uin
 /* The stub OffloadBinary upstream wraps under --dry-run. */
 static void add_dry_run_stub(struct ol_bundled *out)
 {
-	static const struct ol_offload_string symbols = { "symbols", "stub" };
+	static const struct ol_offload_string symbols = { "symbols", "stub", 0 };
 	struct ol_offload_binary_desc desc = {
 		.image_kind = OL_IMG_NONE,
 		.offload_kind_raw = OL_OFK_SYCL,

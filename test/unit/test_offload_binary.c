@@ -18,6 +18,15 @@
 
 #include "check.h"
 
+static uint64_t ol_get_le64_for_test(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
 
 
 /* pk16.out: 344 bytes */
@@ -290,16 +299,22 @@ static void check_malformed(const uint8_t *valid, size_t size)
 	struct collected c;
 	int n;
 
-	/* A newer container version (LLVM > 22) is named. */
+	/* A container version no release has written is named. */
+	memcpy(buf, valid, size);
+	buf[4] = 4;
+	n = parse_section(buf, size, &c, &diag);
+	CHECK(n == -1);
+	CHECK(strstr(diag_text(&diag), "lib.a(m.o): .llvm.offloading+0x4: unsupported offload binary version 4") != NULL);
+	free(diag.text);
+	n = parse_section(buf, 8, &c, &diag);   /* even when only the version is there */
+	CHECK(n == -1 && strstr(diag_text(&diag), "unsupported offload binary version 4"));
+	free(diag.text);
+	/* A version 1 binary labelled 2: its entry size (40) read as a count. */
 	memcpy(buf, valid, size);
 	buf[4] = 2;
 	n = parse_section(buf, size, &c, &diag);
 	CHECK(n == -1);
-	CHECK(strstr(diag_text(&diag), "lib.a(m.o): .llvm.offloading+0x4: unsupported offload binary version 2") != NULL);
-	free(diag.text);
-	buf[4] = 3;
-	n = parse_section(buf, 8, &c, &diag);   /* even when only the version is there */
-	CHECK(n == -1 && strstr(diag_text(&diag), "unsupported offload binary version 3"));
+	CHECK(strstr(diag_text(&diag), ".llvm.offloading+0x10: 40 entries at offset 0x20 do not fit") != NULL);
 	free(diag.text);
 
 	/* Size 0 would loop forever if trusted. */
@@ -397,7 +412,7 @@ static void check_string_table(void)
 {
 	/* Tail merging: "64" is the tail of "x86_64"; "" is offset 0. */
 	struct ol_offload_string strings[] = {
-		{ "triple", "x86_64" }, { "arch", "" }, { "feature", "64" },
+		{ "triple", "x86_64", 0 }, { "arch", "", 0 }, { "feature", "64", 0 },
 	};
 	struct ol_offload_binary_desc desc = {
 		.image_kind = OL_IMG_OBJECT, .offload_kind_raw = 1,
@@ -429,6 +444,105 @@ static void check_string_table(void)
 	CHECK(ol_offload_binary_parse(out, size, &ol_link_arena, &bin, &why, &bad) == 0);
 	CHECK(bin.nstrings == 0 && bin.image_size == 0 && !strcmp(bin.triple, ""));
 	free(out);
+}
+
+/* Versions 2 and 3 (after 22): two entries in one binary, sized values (one
+ * holding a NUL), a metadata-only entry; version 3 plain, zlib and zstd. */
+static void check_later_versions(void)
+{
+	static const char nul_value[] = "a\0b";
+	struct ol_offload_string first[] = {
+		{ "triple", "nvptx64-nvidia-cuda", 0 }, { "arch", "sm_90", 0 },
+	};
+	struct ol_offload_string second[] = {
+		{ "triple", "spirv64-intel", 0 }, { "symbols", nul_value, 3 },
+	};
+	struct ol_offload_binary_desc descs[] = {
+		{ OL_IMG_CUBIN, OL_OFK_CUDA, 0, first, 2, (const uint8_t *)"CUBIN!", 6 },
+		{ OL_IMG_SPIRV, OL_OFK_SYCL, OL_OFFLOAD_FLAG_METADATA, second, 2, NULL, 0 },
+	};
+	static const int compress[] = { -1, -1, 0, 1 };
+	static const unsigned versions[] = { 2, 3, 3, 3 };
+
+	for (size_t k = 0; k < sizeof(versions) / sizeof(versions[0]); k++) {
+		struct ol_offload_write_options opts = { versions[k], compress[k], -1 };
+		struct ol_offload_binaries all;
+		const char *why = NULL;
+		uint64_t bad = 0, header = versions[k] >= 3 ? 40 : 32;
+		size_t size;
+		uint8_t *out = ol_offload_binary_write_version(descs, 2, &opts, &size, &why);
+
+		CHECK(out != NULL);
+		if (!out)
+			continue;
+		CHECK(size % 8 == 0);
+		CHECK(out[4] == versions[k]);
+		CHECK(ol_offload_binary_parse_all(out, size, &ol_link_arena, &all, &why, &bad) == 0);
+		CHECK(all.n == 2 && all.stored_size <= size && size - all.stored_size < 8);
+		if (all.n != 2) {
+			free(out);
+			continue;
+		}
+		CHECK(all.v[0].compressed == (compress[k] >= 0));
+		CHECK(all.v[0].image_kind == OL_IMG_CUBIN && all.v[0].offload_kind == OL_OFK_CUDA);
+		CHECK(!strcmp(all.v[0].triple, "nvptx64-nvidia-cuda") && !strcmp(all.v[0].arch, "sm_90"));
+		CHECK(all.v[0].image_size == 6 && !memcmp(all.v[0].image, "CUBIN!", 6));
+		CHECK(all.v[1].index == 1 && all.v[1].flags == OL_OFFLOAD_FLAG_METADATA);
+		CHECK(all.v[1].image_size == 0 && all.v[1].offload_kind == OL_OFK_SYCL);
+		CHECK(all.v[1].strings[1].value_size == 3 &&
+		      !memcmp(all.v[1].strings[1].value, nul_value, 3));
+		if (compress[k] < 0) {
+			/* Layout: header, two entries, three... 4 string entries of 24. */
+			CHECK(ol_get_le64_for_test(out + 16) == header);
+			CHECK(ol_get_le64_for_test(out + 24) == 2);
+			CHECK(ol_get_le64_for_test(out + header + 8) == header + 80);
+			CHECK(ol_get_le64_for_test(out + header + 40 + 8) == header + 80 + 48);
+		} else {
+			/* Compressed: the stored size is the header and stream; a
+			 * damaged stream or a false inflated size is an error. */
+			uint8_t *bad_copy = malloc(size);
+
+			CHECK(ol_get_le64_for_test(out + 32) > all.stored_size);
+			memcpy(bad_copy, out, size);
+			bad_copy[44] ^= 0x55;
+			bad_copy[45] ^= 0x55;
+			CHECK(ol_offload_binary_parse_all(bad_copy, size, &ol_link_arena, &all, &why,
+							  &bad) < 0);
+			memcpy(bad_copy, out, size);
+			bad_copy[32] += 1;   /* one byte more inflated than the stream holds */
+			CHECK(ol_offload_binary_parse_all(bad_copy, size, &ol_link_arena, &all, &why,
+							  &bad) < 0);
+			CHECK(strstr(why, "fewer bytes") != NULL && bad == 32);
+			memcpy(bad_copy, out, size);
+			bad_copy[37] = 0x40;   /* an inflated size of 2^42 from a few bytes */
+			CHECK(ol_offload_binary_parse_all(bad_copy, size, &ol_link_arena, &all, &why,
+							  &bad) < 0);
+			CHECK(strstr(why, "impossible") != NULL);
+			free(bad_copy);
+		}
+		/* Every truncation fails cleanly. */
+		for (size_t cut = 0; cut < all.stored_size; cut++) {
+			uint8_t *copy = malloc(cut ? cut : 1);
+
+			memcpy(copy, out, cut);
+			CHECK(ol_offload_binary_parse_all(copy, cut, &ol_link_arena, &all, &why, &bad) < 0);
+			free(copy);
+		}
+		free(out);
+	}
+	{
+		/* Version 4 does not exist; version 0 never did. */
+		uint8_t header[40] = { 0x10, 0xff, 0x10, 0xad, 4 };
+		struct ol_offload_binaries all;
+		const char *why;
+		uint64_t bad;
+
+		CHECK(ol_offload_binary_parse_all(header, sizeof(header), &ol_link_arena, &all, &why,
+						  &bad) < 0 && bad == 4);
+		header[4] = 0;
+		CHECK(ol_offload_binary_parse_all(header, sizeof(header), &ol_link_arena, &all, &why,
+						  &bad) < 0 && bad == 4);
+	}
 }
 
 static void check_kinds(void)
@@ -518,6 +632,7 @@ int main(void)
 	check_unaligned(pk19, sizeof(pk19));
 	check_flips(pk16, sizeof(pk16));
 	check_string_table();
+	check_later_versions();
 	check_kinds();
 	check_symbol_list();
 	ol_arena_release(&ol_link_arena);

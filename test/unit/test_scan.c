@@ -403,9 +403,9 @@ static void test_archives(void)
 	done(&run);
 
 	/* A newer container version. */
-	scan_one(&run, fixture("v2.o"));
+	scan_one(&run, fixture("v4.o"));
 	CHECK(run.rc == -1);
-	CHECK(strstr(messages(&run), "v2.o: .llvm.offloading+0x4: unsupported offload binary version 2") != NULL);
+	CHECK(strstr(messages(&run), "v4.o: .llvm.offloading+0x4: unsupported offload binary version 4") != NULL);
 	done(&run);
 }
 

@@ -234,8 +234,8 @@ def ob_bad_magic(d):
 
 
 @case
-def ob_version_2(d):
-    put32(d, offloading(d) + OB_VERSION, 2)
+def ob_version_4(d):
+    put32(d, offloading(d) + OB_VERSION, 4)
     return d
 
 
