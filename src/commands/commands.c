@@ -3,6 +3,7 @@
  */
 #include "offload/commands.h"
 #include "offload/cache.h"
+#include "commands_internal.h"
 
 #include <string.h>
 
@@ -10,6 +11,11 @@ const struct ol_command ol_commands[] = {
 	{ "cache", "offload-link cache stats|prune|clear [--json]",
 	  "What the device-link cache holds; bring it below its limit; empty it.",
 	  ol_cache_command },
+	{ "package", "offload-link package -o FILE --image=file=F,triple=T[,arch=A,kind=K]... | "
+	  "package FILE --image=KEY=VALUE,...",
+	  "Package device images into an OffloadBinary (or a fat object), or extract them, "
+	  "with the command line of clang-offload-packager and llvm-offload-binary.",
+	  ol_package_command },
 	{ NULL, NULL, NULL, NULL },
 };
 
