@@ -11,6 +11,11 @@ const struct ol_command ol_commands[] = {
 	{ "cache", "offload-link cache stats|prune|clear [--json]",
 	  "What the device-link cache holds; bring it below its limit; empty it.",
 	  ol_cache_command },
+	{ "inspect", "offload-link inspect [--json] FILE...",
+	  "List the device images in objects, archives, executables, shared libraries, bitcode, "
+	  "offload binaries, offload bundles and fatbinaries: kinds, target, size, place, "
+	  "strings, kernels and globals.",
+	  ol_inspect_command },
 	{ "package", "offload-link package -o FILE --image=file=F,triple=T[,arch=A,kind=K]... | "
 	  "package FILE --image=KEY=VALUE,...",
 	  "Package device images into an OffloadBinary (or a fat object), or extract them, "

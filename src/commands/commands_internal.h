@@ -39,6 +39,7 @@ const char *ol_command_value(int argc, char **argv, int *i, const char *arg, con
 int ol_command_usage(const char *command, const char *fmt, ...) OL_PRINTF(2, 3);
 
 /* The commands of this directory (commands.c lists them). */
+int ol_inspect_command(int argc, char **argv);
 int ol_package_command(int argc, char **argv);
 
 #endif

@@ -9,7 +9,7 @@
  * truncated and bit-flipped files.
  *
  * libelf reports a file whose section header table does not fit as having
- * no sections; open_elf() turns that into an error, so a truncated fat
+ * no sections; ol_elf_open() turns that into an error, so a truncated fat
  * object can never lose its device code silently.
  *
  * Section contents that the scanner keeps (the offloading sections) are taken
@@ -36,7 +36,7 @@
 /* Where upstream's relocatable links (19, 22) put the images they wrapped. */
 #define RELOCATABLE_IMAGES ".llvm.offloading.relocatable"
 
-static Elf *open_elf(const uint8_t *data, size_t size, const struct ol_loc *loc)
+Elf *ol_elf_open(const uint8_t *data, size_t size, const struct ol_loc *loc)
 {
 	static int initialized;
 	GElf_Ehdr ehdr;
@@ -139,7 +139,7 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 	int status = 0;
 	Elf *elf;
 
-	elf = open_elf(obj->data, obj->size, &loc);
+	elf = ol_elf_open(obj->data, obj->size, &loc);
 	if (!elf)
 		return -1;
 	if (elf_getshdrstrndx(elf, &shstrndx) < 0) {
@@ -267,7 +267,7 @@ int ol_elf_symbols(const uint8_t *data, size_t size, const struct ol_loc *loc,
 
 	out->v = NULL;
 	out->n = 0;
-	elf = open_elf(data, size, loc);
+	elf = ol_elf_open(data, size, loc);
 	if (!elf)
 		return -1;
 	if (!gelf_getehdr(elf, &ehdr)) {

@@ -51,6 +51,12 @@ int ol_scan_memory(const char *path, const uint8_t *data, size_t size, struct ol
 
 /* --- elf_object.c ---------------------------------------------------------- */
 
+/* libelf over an ELF file in memory, checked as far as a link needs: the
+ * section and program header tables lie inside it.  NULL after reporting
+ * at `loc`.  elf_end() when done. */
+typedef struct Elf Elf;
+Elf *ol_elf_open(const uint8_t *data, size_t size, const struct ol_loc *loc);
+
 /* Section headers only: appends the images of every SHT_LLVM_OFFLOADING or
  * ".llvm.offloading" section to vec (but not those of upstream's
  * ".llvm.offloading.relocatable", which are registered already), and sets obj->entries_abi and, for

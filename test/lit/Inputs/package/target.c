@@ -1,5 +1,7 @@
-#include <omp.h>
+/* No <omp.h>: clang 16's OpenMP headers are not installed (only unpacked). */
 #include <stdio.h>
+
+int omp_is_initial_device(void);
 
 int main(void)
 {
