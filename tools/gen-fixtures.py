@@ -5,9 +5,10 @@ The fixtures are small real outputs of clang 19/22, the offload packager and
 llvm-ar, so the scanner's tests run on machines without those tools.  Run
 this only to change them:
 
-    tools/gen-fixtures.py [--out DIR]
+    tools/gen-fixtures.py [--out DIR] [--offload-link BUILD/bin/offload-link]
 
-Needs clang-19, clang-22, clang-offload-packager-19 and llvm-ar-22 in PATH.
+Needs clang-19, clang-22 and llvm-ar-22 in PATH, and a built offload-link,
+whose `package --release=19` writes what clang-offload-packager 19 writes.
 
 Fixtures:
   omp19.o omp22.o     real OpenMP fat objects (x86_64 offload): one bitcode
@@ -109,6 +110,8 @@ def main():
     default_out = os.path.join(here, "..", "test", "lit", "Inputs", "scan")
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=default_out)
+    ap.add_argument("--offload-link", default=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "bin", "offload-link"))
     args = ap.parse_args()
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
@@ -123,7 +126,7 @@ def main():
         run("clang-19", *omp, "-flto", "-c", "omp.c", "-o", "omp19-lto.o", cwd=tmp)
         run("clang-19", "-O1", "-c", "plain.c", "-o", "plain.o", cwd=tmp)
         run("clang-19", "-O1", "-fPIC", "-fcommon", "-c", "dev.c", "-o", "dev.o", cwd=tmp)
-        run("clang-offload-packager-19", "-o", "dev.offbin",
+        run(args.offload_link, "package", "--release=19", "-o", "dev.offbin",
             "--image=file=dev.o,triple=x86_64-unknown-linux-gnu,arch=generic,kind=openmp", cwd=tmp)
         run("clang-19", "-O1", "-c", "host.c", "-Xclang", "-fembed-offload-object=dev.offbin",
             "-o", "embed.o", cwd=tmp)
