@@ -1,7 +1,5 @@
-/* No <omp.h>: clang 16's OpenMP headers are not installed (only unpacked). */
+#include <omp.h>
 #include <stdio.h>
-
-int omp_is_initial_device(void);
 
 int main(void)
 {
