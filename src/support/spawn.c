@@ -2,6 +2,7 @@
 #include "offload/spawn.h"
 #include "offload/diag.h"
 #include "offload/mapped_file.h"
+#include "offload/progress.h"
 #include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
@@ -371,8 +372,10 @@ int ol_spawn_fork(void)
 	fflush(NULL);   /* the child must not write our buffered output again */
 	block_handled_signals(&old);
 	pid = fork();
-	if (pid == 0)
+	if (pid == 0) {
 		ol_temp_disown();
+		ol_progress_abandon();   /* the terminal's line is the parent's */
+	}
 	else if (pid > 0)
 		ol_temp_watch_child((int)pid, 0);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
