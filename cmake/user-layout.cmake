@@ -25,13 +25,25 @@ file(RELATIVE_PATH OL_CFG_TO_WRAPPER_DIR
   ${CMAKE_INSTALL_PREFIX}/${OL_INSTALL_WRAPPER_DIR})
 set(OL_CLANG_CONFIG_TEXT "# clang --config=<this file>: the link step of an offloading build runs
 # offload-link (<CFGDIR>/${OL_CFG_TO_WRAPPER_DIR}/clang-linker-wrapper).
-# clang 16 uses the wrapper for OpenMP with --offload-new-driver only.
+# clang 16 uses the wrapper for OpenMP with --offload-new-driver only
+# (clang16.cfg beside this file adds it).
 -B<CFGDIR>/${OL_CFG_TO_WRAPPER_DIR}
 ")
 # The build tree mirrors the installed layout (share/ and libexec/ under it),
 # so the same file serves both.
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/share/offload-link/clang.cfg CONTENT "${OL_CLANG_CONFIG_TEXT}")
+# clang 16 runs the wrapper for OpenMP only under --offload-new-driver (its
+# default driver never does): clang16.cfg adds it to the file above, which it
+# includes (@file in a configuration file is relative to that file).
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/share/offload-link/clang16.cfg CONTENT
+"# clang-16 --config=<this file>, on the compile and the link lines: clang.cfg,
+# and the offloading driver that runs the linker wrapper (clang 17 and later
+# use it for OpenMP by default; there clang.cfg alone is the file to use).
+@clang.cfg
+--offload-new-driver
+")
 install(FILES ${CMAKE_BINARY_DIR}/share/offload-link/clang.cfg
+  ${CMAKE_BINARY_DIR}/share/offload-link/clang16.cfg
   DESTINATION ${CMAKE_INSTALL_DATADIR}/offload-link)
 
 # --- the CMake package: find_package(OffloadLink) ------------------------------

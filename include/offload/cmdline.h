@@ -87,6 +87,7 @@ struct ol_cmdline {
 	const char *output;          /* last -o, default "a.out" */
 	const char *cuda_path;
 	int dry_run, verbose, save_temps, print_wrapped_module;
+	int quiet;                   /* --quiet: no progress line (progress.h) */
 	int relocatable;             /* -r / --relocatable (19, 22), or -r for the host linker (16) */
 	int embed_bitcode, device_debug, clang_backend, compress, emit_fatbin_only;
 	int whole_program;

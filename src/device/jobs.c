@@ -14,6 +14,7 @@
 #include "offload/tempfile.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
+#include "offload/progress.h"
 #include "offload/spawn.h"
 #include "offload/timer.h"
 
@@ -199,8 +200,11 @@ static void run_jobs(struct pool *pool, int implicit_token)
 			have_token = 1;
 		}
 		i = atomic_fetch_add(&pool->next, 1);
-		if (i < pool->count)
+		if (i < pool->count) {
+			ol_progress_job_started(i);
 			run_one(&pool->groups->v[pool->order[i]], pool->ctx);
+			ol_progress_job_finished(i);
+		}
 		if (have_token)
 			jobserver_release(&pool->js, token);
 		if (i >= pool->count)
@@ -320,6 +324,43 @@ static void store_in_cache(const struct ol_groups *groups, const struct ol_link_
 	}
 }
 
+/* The progress line's name of a job: its arch ("sm_80", "gfx90a"), or for
+ * a target without one the triple's first part and the offload kinds
+ * ("x86_64 (openmp)"). */
+static char *job_name(const struct ol_group *g)
+{
+	static const enum ol_offload_kind kinds[] = { OL_OFK_OPENMP, OL_OFK_CUDA, OL_OFK_HIP,
+						      OL_OFK_SYCL };
+	struct strbuf name = STRBUF_INIT;
+	const char *sep = " (";
+
+	if (*g->arch && strcmp(g->arch, "generic") != 0)
+		return ol_xstrdup(g->arch);
+	strbuf_addf(&name, "%.*s", (int)strcspn(g->triple, "-"), g->triple);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if (g->kinds & kinds[k]) {
+			strbuf_addf(&name, "%s%s", sep, ol_offload_kind_name(kinds[k]));
+			sep = "+";
+		}
+	}
+	if (*sep == '+')
+		strbuf_addch(&name, ')');
+	return strbuf_detach(&name);
+}
+
+/* The progress line (progress.h) names the jobs in the order they start. */
+static void begin_progress(const struct pool *pool)
+{
+	char **names = ol_xcalloc(pool->count, sizeof(*names));
+
+	for (size_t i = 0; i < pool->count; i++)
+		names[i] = job_name(&pool->groups->v[pool->order[i]]);
+	ol_progress_begin((const char *const *)names, pool->count);
+	for (size_t i = 0; i < pool->count; i++)
+		free(names[i]);
+	free(names);
+}
+
 static void *preload_backend(void *unused)
 {
 	(void)unused;
@@ -384,6 +425,8 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	if ((jobserver && !pool.use_jobserver) || under_make == MAKE_SERIAL)
 		njobs = 1;
 
+	if (pool.count)
+		begin_progress(&pool);
 	if (pool.count == 0) {
 		/* Every image came from the cache. */
 	} else if (njobs <= 1) {
@@ -400,6 +443,8 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 			pthread_join(threads[i], NULL);
 		free(threads);
 	}
+	/* Before any job's messages are shown. */
+	ol_progress_end();
 	/* A fifo jobserver was opened here; inherited pipe fds belong to make. */
 	if (pool.use_jobserver && pool.js.rfd == pool.js.wfd)
 		close(pool.js.rfd);

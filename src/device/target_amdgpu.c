@@ -26,12 +26,12 @@
 static char *find_lld(void)
 {
 	static const char *const names[] = { "ld.lld", "ld.lld-22", "ld.lld-19" };
-	const char *const dirs[] = { ol_self_dir(), OL_LLVM_BINDIR, NULL };
+	const char *const dirs[] = { OL_LLVM_BINDIR, NULL };
 
 	/* Under --dry-run a missing program comes back as its bare name, so
 	 * the first lookup always answers there. */
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char *lld = ol_find_program(names[i], i == 0 ? dirs : NULL);
+		char *lld = ol_find_tool(names[i], NULL, i == 0 ? dirs : NULL);
 		if (lld)
 			return lld;
 	}

@@ -470,12 +470,12 @@ char *ol_find_llvm_tool(const char *name, enum ol_flavor flavor, const char *ext
 {
 	char *release_dir = ol_xasprintf("/usr/lib/llvm-%d/bin", (int)flavor);
 	char *versioned = ol_xasprintf("%s-%d", name, (int)flavor);
-	const char *const dirs[] = { ol_self_dir(), release_dir, extra_dir, NULL };
-	char *tool = ol_find_program(name, dirs);
+	const char *const dirs[] = { release_dir, extra_dir, NULL };
+	char *tool = ol_find_tool(name, NULL, dirs);
 
-	/* Without --dry-run, a miss above comes back NULL: try name-N on PATH. */
+	/* Without --dry-run, a miss above comes back NULL: try Debian's name-N. */
 	if (!tool)
-		tool = ol_find_program(versioned, NULL);
+		tool = ol_find_tool(versioned, NULL, NULL);
 	free(release_dir);
 	free(versioned);
 	return tool;

@@ -54,8 +54,9 @@ static char *cuda_program_path(const char *name, const char *triple,
 {
 	char *cuda = named_cuda_path(triple, ctx);
 	char *named_bin = cuda ? ol_xasprintf("%s/bin", cuda) : NULL;
-	const char *dirs[] = { named_bin, "/usr/local/cuda/bin", NULL };
-	char *program = ol_find_program(name, named_bin ? dirs : dirs + 1);
+	const char *const named[] = { named_bin, NULL };
+	const char *const usual[] = { "/usr/local/cuda/bin", NULL };
+	char *program = ol_find_tool(name, named, usual);
 
 	free(cuda);
 	if (named_bin_out)

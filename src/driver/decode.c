@@ -156,6 +156,9 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 		case OPT_wrapper_verbose:
 			cl->verbose = 1;
 			break;
+		case OPT_quiet:
+			cl->quiet = 1;
+			break;
 		case OPT_save_temps:
 			cl->save_temps = 1;
 			break;

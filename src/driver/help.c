@@ -259,6 +259,9 @@ static const struct man_entry man_entries[] = {
 	  "The name clang looks for in its -B directories: the same program." },
 	{ NULL, 'I', "PREFIX/share/offload-link/clang.cfg",
 	  "A clang configuration file that adds that -B directory." },
+	{ NULL, 'I', "PREFIX/share/offload-link/clang16.cfg",
+	  "The same for clang 16, on its compile and link lines: it adds "
+	  "--offload-new-driver, without which clang 16 never runs the wrapper for OpenMP." },
 	{ NULL, 'I', "PREFIX/lib/cmake/OffloadLink/OffloadLinkConfig.cmake",
 	  "find_package(OffloadLink): the OffloadLink::offload-link executable and "
 	  "offload_link_target(<target>)." },

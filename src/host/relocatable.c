@@ -98,7 +98,7 @@ static void push_edits(struct strvec *argv, enum ol_flavor flavor, const char *s
 int ol_relocatable_finish(const struct ol_cmdline *cl, enum ol_flavor flavor)
 {
 	const int dry_run = ol_spawn_config()->dry_run;
-	const char *const dirs[] = { ol_self_dir(), OL_LLVM_BINDIR, NULL };
+	const char *const dirs[] = { OL_LLVM_BINDIR, NULL };
 	struct strvec argv = STRVEC_INIT;
 	uint8_t digest[OL_MD5_SIZE];
 	char suffix[24];
@@ -110,11 +110,11 @@ int ol_relocatable_finish(const struct ol_cmdline *cl, enum ol_flavor flavor)
 	 * one of our temp files: any failure, or a signal, removes it. */
 	if (!dry_run)
 		ol_temp_register(cl->output);
-	objcopy = ol_find_program("llvm-objcopy", dirs);
+	objcopy = ol_find_tool("llvm-objcopy", NULL, dirs);
 	if (!objcopy) {
-		ol_error("cannot find 'llvm-objcopy' (looked in %s, %s and $PATH); a relocatable "
-			 "link (-r) needs it to take the linked device code out of '%s'",
-			 ol_self_dir(), OL_LLVM_BINDIR, cl->output);
+		ol_error("cannot find 'llvm-objcopy' (looked beside offload-link, in COMPILER_PATH, "
+			 "beside clang, in %s and on PATH); a relocatable link (-r) needs it to take "
+			 "the linked device code out of '%s'", OL_LLVM_BINDIR, cl->output);
 		return 1;
 	}
 	if (hash_output(cl->output, digest) < 0) {

@@ -1,5 +1,6 @@
 /* diag: messages, error counting, per-thread capture.  See offload/diag.h. */
 #include "offload/diag.h"
+#include "offload/progress.h"
 #include "offload/tempfile.h"
 
 #include <errno.h>
@@ -67,17 +68,20 @@ static void emit(const char *text, size_t len)
 		capture->text[capture->len] = '\0';
 		return;
 	}
-	/* One write per message keeps lines whole when threads race. */
+	/* One write per message keeps lines whole when threads race; the
+	 * progress line is erased first and kept away meanwhile. */
+	ol_progress_hold();
 	while (len > 0) {
 		ssize_t w = write(STDERR_FILENO, text, len);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return;
+			break;
 		}
 		text += w;
 		len -= (size_t)w;
 	}
+	ol_progress_release();
 }
 
 /* Length of the valid UTF-8 sequence at s (of at most len bytes), or 0:
@@ -219,6 +223,7 @@ void ol_fatal(const char *fmt, ...)
 {
 	va_list ap;
 	capture = NULL;
+	ol_progress_abandon();
 	va_start(ap, fmt);
 	vreport("error", NULL, fmt, ap);
 	va_end(ap);
@@ -229,6 +234,7 @@ void ol_fatal(const char *fmt, ...)
 void ol_bug(const char *file, int line, const char *msg)
 {
 	capture = NULL;
+	ol_progress_abandon();
 	fprintf(stderr, "%s: internal error: %s:%d: %s\n", prog_name, file, line, msg);
 	ol_temp_cleanup();
 	abort();

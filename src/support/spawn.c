@@ -2,6 +2,7 @@
 #include "offload/spawn.h"
 #include "offload/diag.h"
 #include "offload/mapped_file.h"
+#include "offload/progress.h"
 #include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
@@ -371,8 +372,10 @@ int ol_spawn_fork(void)
 	fflush(NULL);   /* the child must not write our buffered output again */
 	block_handled_signals(&old);
 	pid = fork();
-	if (pid == 0)
+	if (pid == 0) {
 		ol_temp_disown();
+		ol_progress_abandon();   /* the terminal's line is the parent's */
+	}
 	else if (pid > 0)
 		ol_temp_watch_child((int)pid, 0);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -412,29 +415,106 @@ static int is_executable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+/* name in dir, when it is an executable there; malloc'd. */
+static char *in_dir(const char *dir, size_t len, const char *name)
+{
+	char *candidate = ol_xasprintf("%.*s/%s", (int)len, len ? dir : ".", name);
+
+	if (is_executable(candidate))
+		return candidate;
+	free(candidate);
+	return NULL;
+}
+
+/* name in a colon-separated list of directories ($PATH, $COMPILER_PATH). */
+static char *in_dir_list(const char *list, const char *name)
+{
+	while (list && *list) {
+		const char *end = strchr(list, ':');
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+		char *found = in_dir(list, len, name);
+
+		if (found)
+			return found;
+		list = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+static char *in_dirs(const char *const *dirs, const char *name)
+{
+	for (; dirs && *dirs; dirs++) {
+		char *found = in_dir(*dirs, strlen(*dirs), name);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
 char *ol_find_program(const char *name, const char *const *dirs)
 {
-	const char *path_env;
+	char *found;
 
 	if (strchr(name, '/'))
 		return is_executable(name) || config.dry_run ? ol_xstrdup(name) : NULL;
-	for (; dirs && *dirs; dirs++) {
-		char *candidate = ol_xasprintf("%s/%s", *dirs, name);
-		if (is_executable(candidate))
-			return candidate;
-		free(candidate);
+	found = in_dirs(dirs, name);
+	if (!found)
+		found = in_dir_list(getenv("PATH"), name);
+	return found || !config.dry_run ? found : ol_xstrdup(name);
+}
+
+static char parent_clang[PATH_MAX];
+
+/* The clang that runs this link: our parent process, when its executable's
+ * name starts with "clang" (clang, clang-19, clang++). */
+static void find_parent_clang(void)
+{
+	char link[64];
+	ssize_t n;
+	const char *base;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)getppid());
+	n = readlink(link, parent_clang, sizeof(parent_clang) - 1);
+	parent_clang[n > 0 ? n : 0] = '\0';
+	base = strrchr(parent_clang, '/');
+	if (!base || strncmp(base + 1, "clang", 5) != 0)
+		parent_clang[0] = '\0';
+}
+
+static const char *clang_running_us(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, find_parent_clang);
+	return parent_clang;
+}
+
+char *ol_find_tool(const char *name, const char *const *named_dirs,
+		   const char *const *default_dirs)
+{
+	const char *clang = clang_running_us();
+	const char *where = NULL;
+	char *found = NULL;
+
+	if (strchr(name, '/'))
+		return ol_find_program(name, NULL);
+	if ((found = in_dirs(named_dirs, name))) {
+		where = "in the directory named on the command line";
+	} else if ((found = in_dir(ol_self_dir(), strlen(ol_self_dir()), name))) {
+		where = "beside offload-link";
+	} else if ((found = in_dir_list(getenv("COMPILER_PATH"), name))) {
+		where = "in COMPILER_PATH";
+	} else if (*clang && (found = in_dir(clang, (size_t)(strrchr(clang, '/') - clang), name))) {
+		where = "beside the clang that runs the link";
+	} else if ((found = in_dirs(default_dirs, name))) {
+		where = "in the default directories";
+	} else if ((found = in_dir_list(getenv("PATH"), name))) {
+		where = "on PATH";
 	}
-	path_env = getenv("PATH");
-	while (path_env && *path_env) {
-		const char *end = strchr(path_env, ':');
-		size_t len = end ? (size_t)(end - path_env) : strlen(path_env);
-		char *candidate = ol_xasprintf("%.*s/%s", (int)len, len ? path_env : ".", name);
-		if (is_executable(candidate))
-			return candidate;
-		free(candidate);
-		path_env = end ? end + 1 : NULL;
-	}
-	return config.dry_run ? ol_xstrdup(name) : NULL;
+	if (found)
+		ol_spawn_note("using %s for '%s' (%s)", found, name, where);
+	return found || !config.dry_run ? found : ol_xstrdup(name);
 }
 
 static char self_dir[PATH_MAX];

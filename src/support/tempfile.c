@@ -2,6 +2,7 @@
 #include "offload/tempfile.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +101,8 @@ static void remove_all(void)
 
 static void on_signal(int sig)
 {
+	/* Before the ~200 ms of stopping children: no progress line after this. */
+	ol_progress_abandon();
 	if (!disowned) {
 		stop_children(0);
 		remove_all();

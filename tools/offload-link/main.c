@@ -16,6 +16,7 @@
 #include "offload/host_link.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
+#include "offload/progress.h"
 #include "offload/relocatable.h"
 #include "offload/resolve.h"
 #include "offload/spawn.h"
@@ -210,6 +211,7 @@ int main(int argc, char **argv)
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
 	ol_stats_configure(&cl);
+	ol_progress_configure(cl.quiet || cl.dry_run);
 	ol_timer_begin("Execute linker wrapper");
 	hand_llvm_options_to_backend(&cl);
 	/* LLVM prints and exits while it loads; it returns only on failure. */

@@ -4,11 +4,12 @@
 # sent by the e2e tests' preloaded SHIM to a directory of its own, removed
 # afterwards (the plugin leaves /tmp/tmpfile_* behind otherwise; see
 # test/e2e/tmpfile-redirect.c for why the name must be this short).
+# OL_OMP_LIBDIR names another release's runtime (clang 16's unpacked copy).
 shim=$1
 shift
 dir=$(mktemp -d /tmp/XXXXXX) || exit 1
 status=0
 OMP_TARGET_OFFLOAD=MANDATORY OL_TMPFILE_DIR=$dir LD_PRELOAD=$shim \
-	LD_LIBRARY_PATH=/usr/lib/llvm-19/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@" || status=$?
+	LD_LIBRARY_PATH=${OL_OMP_LIBDIR:-/usr/lib/llvm-19/lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@" || status=$?
 rm -rf "$dir"
 exit $status
