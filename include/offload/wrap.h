@@ -33,4 +33,9 @@ int ol_wrap_check_kinds(const struct ol_groups *groups);
  * the output, atomically; anything but exactly one is upstream's error. */
 int ol_wrap_write_fat_binary(const struct ol_groups *groups, const struct ol_link_context *ctx);
 
+/* "offload-link wrap ...": the clang-offload-wrapper and
+ * llvm-offload-wrapper command lines (src/commands/wrap.c); argv[0] is
+ * "wrap".  Returns the exit status. */
+int ol_wrap_command(int argc, char **argv);
+
 #endif

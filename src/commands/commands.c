@@ -3,6 +3,7 @@
  */
 #include "offload/commands.h"
 #include "offload/cache.h"
+#include "offload/wrap.h"
 
 #include <string.h>
 
@@ -10,6 +11,9 @@ const struct ol_command ol_commands[] = {
 	{ "cache", "offload-link cache stats|prune|clear [--json]",
 	  "What the device-link cache holds; bring it below its limit; empty it.",
 	  ol_cache_command },
+	{ "wrap", "offload-link wrap [--kind=openmp|cuda|hip] [--target=<triple>] -o <file> <image>...",
+	  "Wrap device images for registration, as clang-offload-wrapper or llvm-offload-wrapper.",
+	  ol_wrap_command },
 	{ NULL, NULL, NULL, NULL },
 };
 
