@@ -101,11 +101,13 @@ static LLVMValueRef add_image(LLVMModuleRef mod, const struct ol_wrap_request *r
 	 * these already registered images and link them again (upstream's
 	 * .llvm.offloading.relocatable, spec 6.1 item 5).  The name below gets
 	 * plain SHT_PROGBITS, which no wrapper reads. */
-	if (req->flavor != OL_WRAP_FLAVOR_LEGACY || req->relocatable)
+	if (req->flavor != OL_WRAP_FLAVOR_LEGACY) {
 		LLVMSetSection(image, req->relocatable ? OL_RELOCATABLE_IMAGES_SECTION
 						       : ".llvm.offloading");
-	/* Legacy images too, unlike 14's: the runtime reads them as ELF in place. */
-	LLVMSetAlignment(image, 8);
+		LLVMSetAlignment(image, 8);
+	}
+	/* Legacy images (14's) are plain constants: codegen's preferred
+	 * alignment of arrays over 16 bytes (16 on x86-64) is the runtime's. */
 
 	if (req->flavor <= 16) {
 		/* 16 printed its end pointer, gep(0, size), folded by 16's
