@@ -43,13 +43,16 @@ struct wrap_args {
 	const char *pending_arch;       /* --offload-arch waiting for its image */
 };
 
-static void usage(FILE *to)
+static const char synopsis[] =
+	"usage: offload-link wrap [--target=<triple>] [--filetype=bc|obj] -o <file>\n"
+	"                         [--offload-arch=<target-id>] <image>...\n"
+	"       offload-link wrap --kind=openmp|cuda|hip [--triple=<triple>]\n"
+	"                         [--filetype=bc|obj] -o <file> <input>...\n";
+
+static void help(void)
 {
-	fputs("usage: offload-link wrap [--target=<triple>] [--filetype=bc|obj] -o <file>\n"
-	      "                         [--offload-arch=<target-id>] <image>...\n"
-	      "       offload-link wrap --kind=openmp|cuda|hip [--triple=<triple>]\n"
-	      "                         [--filetype=bc|obj] -o <file> <input>...\n"
-	      "\n"
+	fputs(synopsis, stdout);
+	fputs("\n"
 	      "Writes the registration module of device images.  Without --kind, as\n"
 	      "clang-offload-wrapper: the legacy OpenMP layout, with AMD's image info for\n"
 	      "images given an --offload-arch (it applies to the next image; give one to\n"
@@ -58,7 +61,7 @@ static void usage(FILE *to)
 	      "bundle.  The output is LLVM bitcode, or a host object when -o names a .o\n"
 	      "file or --filetype=obj is given.  --target and --triple are one option;\n"
 	      "the default triple is LLVM's.  Exit status: 0, 1 on failure, 2 on a usage\n"
-	      "error.\n", to);
+	      "error.\n", stdout);
 }
 
 static int usage_error(const char *fmt, ...) OL_PRINTF(1, 2);
@@ -71,7 +74,7 @@ static int usage_error(const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	ol_error("wrap: %s", what);
-	usage(stderr);
+	fputs(synopsis, stderr);
 	return -1;
 }
 
@@ -157,7 +160,7 @@ static int parse(int argc, char **argv, struct wrap_args *a)
 			only_inputs = 1;
 		} else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-help") == 0 ||
 			   strcmp(arg, "-h") == 0) {
-			usage(stdout);
+			help();
 			return 1;
 		} else if (strcmp(arg, "--version") == 0) {
 			printf("offload-link wrap %s (clang-offload-wrapper and "
