@@ -52,27 +52,6 @@ static int compile(LLVMModuleRef mod, const char *triple, struct ol_be_diag *dia
 	return rc;
 }
 
-/* The module as upstream's wrapper tools write it: bitcode without a data
- * layout. */
-static int bitcode(LLVMModuleRef mod, struct ol_buffer *out, char **err)
-{
-	LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
-	size_t size;
-
-	if (!buf)
-		return ol_be_fail(err, "cannot write the module's bitcode");
-	size = LLVMGetBufferSize(buf);
-	out->data = malloc(size ? size : 1);
-	if (!out->data) {
-		LLVMDisposeMemoryBuffer(buf);
-		return ol_be_fail(err, "out of memory");
-	}
-	memcpy(out->data, LLVMGetBufferStart(buf), size);
-	out->size = size;
-	LLVMDisposeMemoryBuffer(buf);
-	return 0;
-}
-
 int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 	       char **ir_text, char **err)
 {
@@ -121,8 +100,9 @@ int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 		ol_be_fail(err, "cannot write '%s'", req->save_bc_path);
 		goto out;
 	}
+	/* Bitcode as upstream's wrapper tools write it: without a data layout. */
 	if (obj && req->emit_bitcode) {
-		if (bitcode(mod, obj, err))
+		if (ol_be_write_bitcode(mod, obj, err))
 			goto out;
 	} else if (obj && compile(mod, triple, &diag, obj, err)) {
 		goto out;
