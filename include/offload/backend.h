@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OL_BACKEND_ABI 3
+#define OL_BACKEND_ABI 4
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -114,9 +114,16 @@ struct ol_wrap_sycl_image {
  * "Relocatable links"). */
 #define OL_RELOCATABLE_IMAGES_SECTION ".omp_offloading.images"
 
+/* The layout clang-offload-wrapper (LLVM 14 and AMD's fork) gives its
+ * OpenMP module: 16's, with raw images and no section, plus AMD's image
+ * info records when target IDs are given (docs/design.md, "The wrap
+ * command").  A flavor of OL_WRAP_OPENMP only. */
+#define OL_WRAP_FLAVOR_LEGACY 14
+
 struct ol_wrap_request {
 	enum ol_wrap_kind kind;
-	int flavor;                     /* 16, 19 or 22: layout of the module (spec 5) */
+	int flavor;                     /* 16, 19 or 22: layout of the module (spec 5),
+	                                   or OL_WRAP_FLAVOR_LEGACY */
 	const char *host_triple;
 	const uint8_t *const *images;   /* OpenMP: one OffloadBinary each; CUDA/HIP: one fatbin */
 	const size_t *sizes;
@@ -124,6 +131,12 @@ struct ol_wrap_request {
 	int relocatable;                /* OpenMP images go to OL_RELOCATABLE_IMAGES_SECTION */
 	int want_ir;                    /* fill *ir_text with the printed module */
 	const char *save_bc_path;       /* write the module's bitcode here if set */
+	int emit_bitcode;               /* wrap() returns the module's bitcode in *obj
+	                                   instead of compiling it */
+	/* OL_WRAP_FLAVOR_LEGACY: the target ID of each image (nimages of them,
+	 * none NULL), registered through __tgt_register_image_info; NULL: no
+	 * image info, as clang-offload-wrapper 14 without --offload-arch. */
+	const char *const *offload_archs;
 	/* OL_WRAP_SYCL: the images to register (images/sizes above are the
 	 * OffloadBinaries they were read from). */
 	const struct ol_wrap_sycl_image *sycl_images;
@@ -145,7 +158,8 @@ struct ol_backend {
 			       struct ol_bc_symbol **syms, size_t *nsyms, char **err);
 	/* Link, optimize and codegen bitcode modules to one object (or assembly). */
 	int (*lto)(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
-	/* Build the registration module and compile it to a host object. */
+	/* Build the registration module and compile it to a host object (its
+	 * bitcode under emit_bitcode). */
 	int (*wrap)(const struct ol_wrap_request *req, struct ol_buffer *obj,
 		    char **ir_text, char **err);
 };

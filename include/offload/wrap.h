@@ -33,4 +33,5 @@ int ol_wrap_check_kinds(const struct ol_groups *groups);
  * the output, atomically; anything but exactly one is upstream's error. */
 int ol_wrap_write_fat_binary(const struct ol_groups *groups, const struct ol_link_context *ctx);
 
+
 #endif

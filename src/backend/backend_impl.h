@@ -99,6 +99,9 @@ LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
 int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType type,
 	       struct ol_buffer *out, char **err);
 
+/* The module's bitcode, copied into a malloc'd buffer. */
+int ol_be_write_bitcode(LLVMModuleRef mod, struct ol_buffer *out, char **err);
+
 /* Turns llvm.global_ctors/dtors into .init_array.N/.fini_array.N entries
  * for ELF CPU targets (see codegen.c for why). */
 void ol_be_lower_structors(LLVMModuleRef mod);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Comdat.h>
 #include <llvm-c/Target.h>
 
@@ -55,21 +56,11 @@ LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
 	return tm;
 }
 
-int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType type,
-	       struct ol_buffer *out, char **err)
+/* Copies an LLVM memory buffer into malloc'd memory and disposes it. */
+static int take_buffer(LLVMMemoryBufferRef buf, struct ol_buffer *out, char **err)
 {
-	char *message = NULL;
-	LLVMMemoryBufferRef buf = NULL;
-	size_t size;
+	size_t size = LLVMGetBufferSize(buf);
 
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, type, &message, &buf)) {
-		ol_be_fail(err, "code generation failed: %s",
-			   message ? message : "unknown error");
-		LLVMDisposeMessage(message);
-		return -1;
-	}
-	LLVMDisposeMessage(message);
-	size = LLVMGetBufferSize(buf);
 	/* malloc(0) may return NULL; the caller frees whatever we hand out. */
 	out->data = malloc(size ? size : 1);
 	if (!out->data) {
@@ -80,6 +71,31 @@ int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType t
 	out->size = size;
 	LLVMDisposeMemoryBuffer(buf);
 	return 0;
+}
+
+int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType type,
+	       struct ol_buffer *out, char **err)
+{
+	char *message = NULL;
+	LLVMMemoryBufferRef buf = NULL;
+
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, type, &message, &buf)) {
+		ol_be_fail(err, "code generation failed: %s",
+			   message ? message : "unknown error");
+		LLVMDisposeMessage(message);
+		return -1;
+	}
+	LLVMDisposeMessage(message);
+	return take_buffer(buf, out, err);
+}
+
+int ol_be_write_bitcode(LLVMModuleRef mod, struct ol_buffer *out, char **err)
+{
+	LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(mod);
+
+	if (!buf)
+		return ol_be_fail(err, "cannot write the module's bitcode");
+	return take_buffer(buf, out, err);
 }
 
 /* llvm.global_ctors / llvm.global_dtors as explicit .init_array.N /

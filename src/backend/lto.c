@@ -440,17 +440,7 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 	if (rc == 0 && req->save_temps_prefix)
 		rc = save_bitcode(mod, req->save_temps_prefix, ".postopt.bc", err);
 	if (rc == 0 && req->emit_bitcode) {
-		LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(mod);
-		size_t size = LLVMGetBufferSize(bc);
-
-		out->data = malloc(size ? size : 1);
-		if (out->data) {
-			memcpy(out->data, LLVMGetBufferStart(bc), size);
-			out->size = size;
-		} else {
-			rc = ol_be_fail(err, "out of memory");
-		}
-		LLVMDisposeMemoryBuffer(bc);
+		rc = ol_be_write_bitcode(mod, out, err);
 		LLVMDisposeTargetMachine(tm);
 		return rc;
 	}

@@ -70,8 +70,11 @@ int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 		*ir_text = NULL;
 	if (!req || (req->nimages && (!req->images || !req->sizes)))
 		return ol_be_fail(err, "wrapper request without images");
-	if (req->flavor != 16 && req->flavor != 19 && req->flavor != 22)
-		return ol_be_fail(err, "unknown wrapper flavor %d (16, 19 or 22)", req->flavor);
+	if (req->flavor == OL_WRAP_FLAVOR_LEGACY && req->kind != OL_WRAP_OPENMP)
+		return ol_be_fail(err, "the clang-offload-wrapper layout exists for OpenMP only");
+	if (req->flavor != 16 && req->flavor != 19 && req->flavor != 22 &&
+	    req->flavor != OL_WRAP_FLAVOR_LEGACY)
+		return ol_be_fail(err, "unknown wrapper flavor %d (14, 16, 19 or 22)", req->flavor);
 	triple = req->host_triple;
 	if (!triple || !*triple) {
 		default_triple = LLVMGetDefaultTargetTriple();
@@ -79,7 +82,10 @@ int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 	}
 
 	ctx = ol_be_context_create(&diag);
-	mod = LLVMModuleCreateWithNameInContext("offload.wrapper.module", ctx);
+	/* clang-offload-wrapper named its module differently. */
+	mod = LLVMModuleCreateWithNameInContext(req->flavor == OL_WRAP_FLAVOR_LEGACY
+						? "offload.wrapper.object"
+						: "offload.wrapper.module", ctx);
 	LLVMSetTarget(mod, triple);
 	if (build_module(mod, req, err))
 		goto out;
@@ -94,8 +100,13 @@ int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 		ol_be_fail(err, "cannot write '%s'", req->save_bc_path);
 		goto out;
 	}
-	if (obj && compile(mod, triple, &diag, obj, err))
+	/* Bitcode as upstream's wrapper tools write it: without a data layout. */
+	if (obj && req->emit_bitcode) {
+		if (ol_be_write_bitcode(mod, obj, err))
+			goto out;
+	} else if (obj && compile(mod, triple, &diag, obj, err)) {
 		goto out;
+	}
 	rc = 0;
 out:
 	if (rc && ir_text) {

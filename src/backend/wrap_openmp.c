@@ -10,8 +10,15 @@
  *   pointers bracket the whole OffloadBinary, constructor and destructor both
  *   have priority 1, and -r does not exist (it went to ld, images stayed in
  *   .llvm.offloading).  Ours treats -r alike for every flavor: the images of
- *   a relocatable link go to OL_RELOCATABLE_IMAGES_SECTION (backend.h).
+ *   a relocatable link go to OL_RELOCATABLE_IMAGES_SECTION (backend.h);
+ *   14, the legacy layout (clang-offload-wrapper, OL_WRAP_FLAVOR_LEGACY):
+ *   16's, with the images in no particular section, and with target IDs
+ *   AMD's image info records (__tgt_image_info), handed to
+ *   __tgt_register_image_info before the library is registered.  Only AMD's
+ *   libomptarget defines that function, so it is declared extern_weak and
+ *   called only where it exists: the module then runs on upstream runtimes.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +82,7 @@ static LLVMValueRef add_image(LLVMModuleRef mod, const struct ol_wrap_request *r
 	LLVMTypeRef data_type;
 	uint64_t begin = 0, end = req->sizes[i];
 
-	if (req->flavor != 16 && image_bounds(req->images[i], req->sizes[i], i, &begin, &end, err))
+	if (req->flavor > 16 && image_bounds(req->images[i], req->sizes[i], i, &begin, &end, err))
 		return NULL;
 	data = ol_be_byte_array(ctx, req->images[i], req->sizes[i], err);
 	if (!data)
@@ -94,10 +101,15 @@ static LLVMValueRef add_image(LLVMModuleRef mod, const struct ol_wrap_request *r
 	 * these already registered images and link them again (upstream's
 	 * .llvm.offloading.relocatable, spec 6.1 item 5).  The name below gets
 	 * plain SHT_PROGBITS, which no wrapper reads. */
-	LLVMSetSection(image, req->relocatable ? OL_RELOCATABLE_IMAGES_SECTION : ".llvm.offloading");
-	LLVMSetAlignment(image, 8);
+	if (req->flavor != OL_WRAP_FLAVOR_LEGACY) {
+		LLVMSetSection(image, req->relocatable ? OL_RELOCATABLE_IMAGES_SECTION
+						       : ".llvm.offloading");
+		LLVMSetAlignment(image, 8);
+	}
+	/* Legacy images (14's) are plain constants: codegen's preferred
+	 * alignment of arrays over 16 bytes (16 on x86-64) is the runtime's. */
 
-	if (req->flavor == 16) {
+	if (req->flavor <= 16) {
 		/* 16 printed its end pointer, gep(0, size), folded by 16's
 		 * constant folder to `gep inbounds (1, 0)`; build that form so
 		 * the module prints the same under any LLVM. */
@@ -171,7 +183,89 @@ static LLVMValueRef add_descriptor(LLVMModuleRef mod, const struct ol_wrap_reque
 	return desc;
 }
 
-/* void f(void) calling `callee`(desc), i.e. __tgt_{un,}register_lib. */
+/* AMD's image info records, one per image: { version 1, image number,
+ * number of images, target ID, compile options (none) }, the target IDs
+ * NUL-terminated and packed in .offload_arch_list, where AMD's offload-arch
+ * tool reads them from the executable.  Returns the records (malloc'd,
+ * nimages of them), NULL with *err. */
+static LLVMValueRef *add_image_infos(LLVMModuleRef mod, const struct ol_wrap_request *req,
+				     char **err)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+	LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+	LLVMTypeRef info_fields[] = {i32, i32, i32, ptr, ptr};
+	LLVMTypeRef info_type = LLVMStructCreateNamed(ctx, "__tgt_image_info");
+	LLVMValueRef *infos = calloc(req->nimages ? req->nimages : 1, sizeof(*infos));
+
+	if (!infos) {
+		ol_be_fail(err, "out of memory");
+		return NULL;
+	}
+	LLVMStructSetBody(info_type, info_fields, 5, 0);
+	for (size_t i = 0; i < req->nimages; i++) {
+		const char *arch = req->offload_archs[i];
+		LLVMValueRef arch_data = LLVMConstStringInContext2(ctx, arch, strlen(arch), 0);
+		LLVMValueRef arch_gv, init[5];
+		char suffix[24] = "", name[48];
+
+		/* Named with the image's number, as AMD's tool names them
+		 * (LLVM's own suffixes count every clash in the module). */
+		if (i)
+			snprintf(suffix, sizeof(suffix), ".%zu", i);
+		snprintf(name, sizeof(name), "__offload_arch%s", suffix);
+		arch_gv = LLVMAddGlobal(mod, LLVMTypeOf(arch_data), name);
+		LLVMSetGlobalConstant(arch_gv, 1);
+		LLVMSetLinkage(arch_gv, LLVMInternalLinkage);
+		LLVMSetInitializer(arch_gv, arch_data);
+		LLVMSetUnnamedAddress(arch_gv, LLVMGlobalUnnamedAddr);
+		LLVMSetSection(arch_gv, ".offload_arch_list");
+		LLVMSetAlignment(arch_gv, 1);
+
+		init[0] = LLVMConstInt(i32, 1, 0);
+		init[1] = LLVMConstInt(i32, i, 0);
+		init[2] = LLVMConstInt(i32, req->nimages, 0);
+		init[3] = arch_gv;
+		init[4] = LLVMConstPointerNull(ptr);
+		snprintf(name, sizeof(name), ".offload_image_info%s", suffix);
+		infos[i] = LLVMAddGlobal(mod, info_type, name);
+		LLVMSetGlobalConstant(infos[i], 1);
+		LLVMSetLinkage(infos[i], LLVMInternalLinkage);
+		LLVMSetInitializer(infos[i], LLVMConstNamedStruct(info_type, init, 5));
+	}
+	return infos;
+}
+
+/* The legacy constructor's start: each image info handed to
+ * __tgt_register_image_info when the runtime defines it (AMD's does,
+ * upstream's does not: extern_weak, null there), leaving `builder` at the
+ * block that registers the library. */
+static void add_image_info_calls(LLVMModuleRef mod, LLVMBuilderRef builder, LLVMValueRef fn,
+				 const LLVMValueRef *infos, size_t ninfos)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+	LLVMTypeRef info_fn_type = LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0);
+	LLVMValueRef info_fn = ol_be_get_function(mod, "__tgt_register_image_info", info_fn_type);
+	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, fn, "entry");
+	LLVMBasicBlockRef calls = LLVMAppendBasicBlockInContext(ctx, fn, "register_image_info");
+	LLVMBasicBlockRef lib = LLVMAppendBasicBlockInContext(ctx, fn, "register_lib");
+	LLVMValueRef present;
+
+	LLVMSetLinkage(info_fn, LLVMExternalWeakLinkage);
+	LLVMPositionBuilderAtEnd(builder, entry);
+	present = LLVMBuildICmp(builder, LLVMIntNE, info_fn, LLVMConstPointerNull(ptr),
+				"has_image_info");
+	LLVMBuildCondBr(builder, present, calls, lib);
+	LLVMPositionBuilderAtEnd(builder, calls);
+	for (size_t i = 0; i < ninfos; i++)
+		LLVMBuildCall2(builder, info_fn_type, info_fn, (LLVMValueRef *)&infos[i], 1, "");
+	LLVMBuildBr(builder, lib);
+	LLVMPositionBuilderAtEnd(builder, lib);
+}
+
+/* void f(void) calling `callee`(desc), i.e. __tgt_{un,}register_lib, in a
+ * new entry block unless `builder` already stands in one of fn's. */
 static LLVMValueRef add_lib_call(LLVMModuleRef mod, LLVMBuilderRef builder, LLVMValueRef fn,
 				 const char *callee, LLVMValueRef desc)
 {
@@ -179,13 +273,16 @@ static LLVMValueRef add_lib_call(LLVMModuleRef mod, LLVMBuilderRef builder, LLVM
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
 	LLVMTypeRef lib_type = LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0);
 	LLVMValueRef lib_fn = ol_be_get_function(mod, callee, lib_type);
+	LLVMBasicBlockRef at = LLVMGetInsertBlock(builder);
 
-	LLVMPositionBuilderAtEnd(builder, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
+	if (!at || LLVMGetBasicBlockParent(at) != fn)
+		LLVMPositionBuilderAtEnd(builder, LLVMAppendBasicBlockInContext(ctx, fn, "entry"));
 	LLVMBuildCall2(builder, lib_type, lib_fn, &desc, 1, "");
 	return lib_fn;
 }
 
-static void add_registration(LLVMModuleRef mod, int flavor, LLVMValueRef desc)
+static void add_registration(LLVMModuleRef mod, int flavor, LLVMValueRef desc,
+			     const LLVMValueRef *infos, size_t ninfos)
 {
 	LLVMContextRef ctx = LLVMGetModuleContext(mod);
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
@@ -194,7 +291,9 @@ static void add_registration(LLVMModuleRef mod, int flavor, LLVMValueRef desc)
 	LLVMValueRef reg, unreg;
 
 	reg = ol_be_startup_function(mod, ".omp_offloading.descriptor_reg", void_fn);
-	if (flavor == 16) {
+	if (flavor <= 16) {
+		if (infos)
+			add_image_info_calls(mod, builder, reg, infos, ninfos);
 		add_lib_call(mod, builder, reg, "__tgt_register_lib", desc);
 		LLVMBuildRetVoid(builder);
 		ol_be_append_structor(mod, "llvm.global_ctors", reg, 1);
@@ -228,14 +327,23 @@ static void add_registration(LLVMModuleRef mod, int flavor, LLVMValueRef desc)
 
 int ol_be_wrap_openmp(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err)
 {
-	const struct ol_entries_section *section = ol_entries_section_of(req->flavor, OL_OFK_OPENMP);
+	/* The legacy layout's entries are 16's: clang 14 to 19 wrote them. */
+	int entries_flavor = req->flavor == OL_WRAP_FLAVOR_LEGACY ? 16 : req->flavor;
+	const struct ol_entries_section *section = ol_entries_section_of(entries_flavor,
+									 OL_OFK_OPENMP);
 	struct ol_be_entry_array entries;
-	LLVMValueRef desc;
+	LLVMValueRef desc, *infos = NULL;
 
-	ol_be_entry_array(mod, req->flavor, section->name, section->dummy16, &entries);
+	ol_be_entry_array(mod, entries_flavor, section->name, section->dummy16, &entries);
 	desc = add_descriptor(mod, req, &entries, err);
 	if (!desc)
 		return -1;
-	add_registration(mod, req->flavor, desc);
+	if (req->flavor == OL_WRAP_FLAVOR_LEGACY && req->offload_archs) {
+		infos = add_image_infos(mod, req, err);
+		if (!infos)
+			return -1;
+	}
+	add_registration(mod, req->flavor, desc, infos, req->nimages);
+	free(infos);
 	return 0;
 }

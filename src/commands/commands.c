@@ -21,6 +21,9 @@ const struct ol_command ol_commands[] = {
 	  "Package device images into an OffloadBinary (or a fat object), or extract them, "
 	  "with the command line of clang-offload-packager and llvm-offload-binary.",
 	  ol_package_command },
+	{ "wrap", "offload-link wrap [--kind=openmp|cuda|hip] [--target=<triple>] -o <file> <image>...",
+	  "Wrap device images for registration, as clang-offload-wrapper or llvm-offload-wrapper.",
+	  ol_wrap_command },
 	{ NULL, NULL, NULL, NULL },
 };
 

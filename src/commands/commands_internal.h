@@ -41,5 +41,7 @@ int ol_command_usage(const char *command, const char *fmt, ...) OL_PRINTF(2, 3);
 /* The commands of this directory (commands.c lists them). */
 int ol_inspect_command(int argc, char **argv);
 int ol_package_command(int argc, char **argv);
+/* clang-offload-wrapper's and llvm-offload-wrapper's command lines. */
+int ol_wrap_command(int argc, char **argv);
 
 #endif

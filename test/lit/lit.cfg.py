@@ -8,11 +8,13 @@
 # clang's name), %libexecdir (the -B directory), %backend (offload-link-llvm.so),
 # %run-omp19 (runs a program on libomptarget 19's CPU device),
 # %clang16 %clang19 %clang22, %clangxx16 %clangxx19 %clangxx22,
-# %upstream-wrapper16/19/22, %llvm22bin, %omp16dir, %omp19libdir, %gen-program
+# %upstream-wrapper16/19/22, %clang-offload-wrapper14, %llvm-offload-wrapper22,
+# %llvm22bin, %omp16dir, %omp19libdir, %gen-program
 # (bench/gen.py), %image-symbols (a device image's kernels and globals), %python,
 # %malformed (Inputs/malformed/malformed.py: crafted inputs, and a run checked for
 # its exit status, temp files and untouched output).
 # Features: clang16 clang19 clang22 (each clang present), upstream-wrapper-16/19/22,
+# clang-offload-wrapper-14, llvm-offload-wrapper-22,
 # omp16-runtime, omp19-runtime.
 
 import os
@@ -92,6 +94,14 @@ for version in ("16", "19", "22"):
     if os.access(upstream, os.X_OK):
         config.available_features.add("upstream-wrapper-" + version)
         subs["%upstream-wrapper" + version] = upstream
+
+# The standalone wrapper tools "offload-link wrap" takes over: features
+# clang-offload-wrapper-14, llvm-offload-wrapper-22.
+for tool, version in (("clang-offload-wrapper", "14"), ("llvm-offload-wrapper", "22")):
+    path = "/usr/lib/llvm-%s/bin/%s" % (version, tool)
+    if os.access(path, os.X_OK):
+        config.available_features.add("%s-%s" % (tool, version))
+        subs["%%%s%s" % (tool, version)] = path
 
 # The backends built for other LLVM majors, beside the default one.
 for major in ("16", "19", "22"):

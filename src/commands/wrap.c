@@ -1,0 +1,338 @@
+/*
+ * wrap: "offload-link wrap", the registration module of device images as
+ * the standalone wrapper tools write it (docs/usage.md, "wrap"):
+ *
+ *   clang-offload-wrapper (LLVM 14, AMD's fork): images as inputs, each
+ *   after an optional --offload-arch=<target-id>, wrapped in the legacy
+ *   OpenMP layout (OL_WRAP_FLAVOR_LEGACY) with AMD's image info records;
+ *   llvm-offload-wrapper (LLVM 22): --kind=openmp|cuda|hip, the module
+ *   clang-linker-wrapper 22 builds (OpenMP: one image per input, an
+ *   OffloadBinary; CUDA: one fatbinary; HIP: one offload bundle).
+ *
+ * The backend builds the module (src/backend/wrap_openmp.c,
+ * wrap_cuda_hip.c); this file reads the command line and the images and
+ * writes the output atomically, so a failed run leaves none.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "offload/backend.h"
+#include "offload/diag.h"
+#include "offload/mapped_file.h"
+#include "offload/tempfile.h"
+#include "commands_internal.h"
+
+/* Usage errors exit 2 (as the cache command's), failures 1. */
+enum { WRAP_FAILED = 1, WRAP_USAGE = 2 };
+
+struct wrap_image {
+	const char *path;
+	const char *offload_arch;       /* the --offload-arch before it, or NULL */
+};
+
+struct wrap_args {
+	const char *output;
+	const char *triple;             /* "" until given: the backend's default */
+	enum ol_wrap_kind kind;         /* 0: clang-offload-wrapper's command line */
+	int filetype_obj;               /* -1: from the output's name */
+	struct wrap_image *images;
+	size_t nimages;
+	const char *pending_arch;       /* --offload-arch waiting for its image */
+};
+
+static const char synopsis[] =
+	"usage: offload-link wrap [--target=<triple>] [--filetype=bc|obj] -o <file>\n"
+	"                         [--offload-arch=<target-id>] <image>...\n"
+	"       offload-link wrap --kind=openmp|cuda|hip [--triple=<triple>]\n"
+	"                         [--filetype=bc|obj] -o <file> <input>...\n";
+
+static void help(void)
+{
+	fputs(synopsis, stdout);
+	fputs("\n"
+	      "Writes the registration module of device images.  Without --kind, as\n"
+	      "clang-offload-wrapper: the legacy OpenMP layout, with AMD's image info for\n"
+	      "images given an --offload-arch (it applies to the next image; give one to\n"
+	      "every image or to none).  With --kind, as llvm-offload-wrapper 22: OpenMP\n"
+	      "takes OffloadBinaries, one image each; CUDA one fatbinary; HIP one offload\n"
+	      "bundle.  The output is LLVM bitcode, or a host object when -o names a .o\n"
+	      "file or --filetype=obj is given.  --target and --triple are one option;\n"
+	      "the default triple is LLVM's.  Exit status: 0, 1 on failure, 2 on a usage\n"
+	      "error.\n", stdout);
+}
+
+static int usage_error(const char *fmt, ...) OL_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	ol_error("wrap: %s", what);
+	fputs(synopsis, stderr);
+	return -1;
+}
+
+/* The value of a "-o"-like option: joined ("-o=x", "-ox", "--target=x") or
+ * the next argument.  NULL after a usage error. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+	const char *arg = argv[*i];
+	size_t n = strlen(name);
+
+	if (arg[n] == '=')
+		return arg + n + 1;
+	if (arg[n])
+		return arg + n;
+	if (*i + 1 >= argc) {
+		usage_error("%s needs a value", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Whether argv[i] is option `name` ("-o": "-o", "-o=x", "-ox"; "--kind":
+ * "--kind", "--kind=x"). */
+static int is_option(const char *arg, const char *name, int joined_bare)
+{
+	size_t n = strlen(name);
+
+	return strncmp(arg, name, n) == 0 &&
+	       (arg[n] == '\0' || arg[n] == '=' || (joined_bare && arg[n] != '-'));
+}
+
+/* clang-offload-wrapper's --target (either dash form, as its option
+ * library took) and llvm-offload-wrapper's --triple, one option here:
+ * the name argv[i] spells, or NULL. */
+static const char *triple_option(const char *arg)
+{
+	static const char *const names[] = { "--target", "-target", "--triple", "-triple" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (is_option(arg, names[i], 0))
+			return names[i];
+	return NULL;
+}
+
+static int parse_kind(const char *value, enum ol_wrap_kind *kind)
+{
+	static const struct { const char *name; enum ol_wrap_kind kind; } kinds[] = {
+		{ "openmp", OL_WRAP_OPENMP }, { "cuda", OL_WRAP_CUDA }, { "hip", OL_WRAP_HIP },
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(value, kinds[i].name) == 0) {
+			*kind = kinds[i].kind;
+			return 0;
+		}
+	return usage_error("unknown offload kind '%s' (openmp, cuda or hip)", value);
+}
+
+static void add_image(struct wrap_args *a, const char *path)
+{
+	a->images = ol_xrealloc(a->images, (a->nimages + 1) * sizeof(*a->images));
+	a->images[a->nimages].path = path;
+	a->images[a->nimages].offload_arch = a->pending_arch;
+	a->nimages++;
+	a->pending_arch = NULL;
+}
+
+/* Returns 0, 1 when --help or --version was answered, -1 on a usage error. */
+static int parse(int argc, char **argv, struct wrap_args *a)
+{
+	int only_inputs = 0;
+	const char *value, *name;
+
+	memset(a, 0, sizeof(*a));
+	a->triple = "";
+	a->filetype_obj = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (only_inputs || arg[0] != '-') {
+			add_image(a, arg);
+		} else if (strcmp(arg, "--") == 0) {
+			only_inputs = 1;
+		} else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-help") == 0 ||
+			   strcmp(arg, "-h") == 0) {
+			help();
+			return 1;
+		} else if (strcmp(arg, "--version") == 0) {
+			printf("offload-link wrap %s (clang-offload-wrapper and "
+			       "llvm-offload-wrapper command lines)\n", OL_VERSION);
+			return 1;
+		} else if (is_option(arg, "-o", 1)) {
+			if (!(value = option_value(argc, argv, &i, "-o")))
+				return -1;
+			a->output = value;
+		} else if ((name = triple_option(arg))) {
+			if (!(value = option_value(argc, argv, &i, name)))
+				return -1;
+			a->triple = value;
+		} else if (is_option(arg, "--kind", 0)) {
+			if (!(value = option_value(argc, argv, &i, "--kind")) ||
+			    parse_kind(value, &a->kind) < 0)
+				return -1;
+		} else if (is_option(arg, "--offload-arch", 0)) {
+			if (!(value = option_value(argc, argv, &i, "--offload-arch")))
+				return -1;
+			if (!*value)
+				return usage_error("%s: an empty target ID", arg);
+			if (a->pending_arch)
+				return usage_error("--offload-arch=%s is not followed by an image",
+						   a->pending_arch);
+			a->pending_arch = value;
+		} else if (is_option(arg, "--filetype", 0)) {
+			if (!(value = option_value(argc, argv, &i, "--filetype")))
+				return -1;
+			if (strcmp(value, "obj") != 0 && strcmp(value, "bc") != 0)
+				return usage_error("unknown file type '%s' (bc or obj)", value);
+			a->filetype_obj = strcmp(value, "obj") == 0;
+		} else {
+			return usage_error("unknown option '%s'", arg);
+		}
+	}
+	return 0;
+}
+
+/* What parse() cannot see option by option. */
+static int check(const struct wrap_args *a, size_t *narchs)
+{
+	*narchs = 0;
+	for (size_t i = 0; i < a->nimages; i++)
+		*narchs += a->images[i].offload_arch != NULL;
+	if (a->pending_arch)
+		return usage_error("--offload-arch=%s is not followed by an image",
+				   a->pending_arch);
+	if (!a->output)
+		return usage_error("no output file (-o)");
+	if (!a->nimages)
+		return usage_error("no input file");
+	if (a->kind && *narchs)
+		return usage_error("--offload-arch belongs to the clang-offload-wrapper "
+				   "command line, not to --kind");
+	if ((a->kind == OL_WRAP_CUDA || a->kind == OL_WRAP_HIP) && a->nimages != 1)
+		return usage_error("--kind=%s wraps a single fatbinary or offload bundle",
+				   a->kind == OL_WRAP_CUDA ? "cuda" : "hip");
+	if (*narchs && *narchs != a->nimages)
+		return usage_error("give every image an --offload-arch, or none");
+	return 0;
+}
+
+/* A host object for "-o x.o" (so that the output joins a link as it is),
+ * bitcode otherwise, as both upstream tools write; --filetype decides. */
+static int wants_object(const struct wrap_args *a)
+{
+	size_t n = strlen(a->output);
+
+	if (a->filetype_obj >= 0)
+		return a->filetype_obj;
+	return n > 2 && strcmp(a->output + n - 2, ".o") == 0;
+}
+
+static int read_images(const struct wrap_args *a, const uint8_t **data, size_t *sizes)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < a->nimages; i++) {
+		const struct ol_mapped_file *mf = ol_map_file(a->images[i].path);
+
+		if (!mf) {
+			rc = errno == ESPIPE
+				? ol_error_not_readable_to_end(a->images[i].path, "device image")
+				: ol_error("cannot open '%s': %s", a->images[i].path,
+					   strerror(errno));
+			continue;
+		}
+		data[i] = mf->data ? mf->data : (const uint8_t *)"";
+		sizes[i] = mf->size;
+	}
+	return rc;
+}
+
+/* "'a.img'" or "'a.img', 'b.img'": what failed to wrap. */
+static char *image_list(const struct wrap_args *a)
+{
+	char *list = ol_xstrdup("");
+
+	for (size_t i = 0; i < a->nimages; i++) {
+		char *longer = ol_xasprintf("%s%s'%s'", list, i ? ", " : "", a->images[i].path);
+
+		free(list);
+		list = longer;
+	}
+	return list;
+}
+
+static int wrap_and_write(const struct wrap_args *a, const char *const *archs)
+{
+	const struct ol_backend *be;
+	struct ol_wrap_request req;
+	struct ol_buffer out = { NULL, 0 };
+	const uint8_t **data = ol_xcalloc(a->nimages, sizeof(*data));
+	size_t *sizes = ol_xcalloc(a->nimages, sizeof(*sizes));
+	char *err = NULL;
+	int rc = -1;
+
+	if (read_images(a, data, sizes) < 0)
+		goto out;
+	/* The layout comes from the command line, whatever LLVM the backend
+	 * was built against: the default backend does. */
+	be = ol_backend_get();
+	if (!be)
+		goto out;
+	memset(&req, 0, sizeof(req));
+	req.kind = a->kind ? a->kind : OL_WRAP_OPENMP;
+	req.flavor = a->kind ? 22 : OL_WRAP_FLAVOR_LEGACY;
+	req.host_triple = a->triple;
+	req.images = data;
+	req.sizes = sizes;
+	req.nimages = a->nimages;
+	req.emit_bitcode = !wants_object(a);
+	req.offload_archs = archs;
+	if (be->wrap(&req, &out, NULL, &err) != 0) {
+		char *list = image_list(a);
+
+		ol_error("cannot wrap %s: %s", list, err ? err : "unknown error");
+		free(list);
+		goto out;
+	}
+	rc = ol_write_file_atomic(a->output, out.data, out.size);
+out:
+	free(err);
+	free(out.data);
+	free(data);
+	free(sizes);
+	return rc;
+}
+
+int ol_wrap_command(int argc, char **argv)
+{
+	struct wrap_args a;
+	const char **archs = NULL;
+	size_t narchs = 0;
+	int parsed, rc;
+
+	ol_temp_init(0, 0);
+	parsed = parse(argc, argv, &a);
+	if (parsed == 0 && check(&a, &narchs) < 0)
+		parsed = -1;
+	if (parsed != 0) {
+		free(a.images);
+		return parsed > 0 ? 0 : WRAP_USAGE;
+	}
+	if (narchs) {
+		archs = ol_xcalloc(a.nimages, sizeof(*archs));
+		for (size_t i = 0; i < a.nimages; i++)
+			archs[i] = a.images[i].offload_arch;
+	}
+	rc = wrap_and_write(&a, archs);
+	free(archs);
+	free(a.images);
+	return rc < 0 ? WRAP_FAILED : 0;
+}
