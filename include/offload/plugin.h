@@ -14,7 +14,7 @@
 #include "offload/strvec.h"
 
 /* The dlopen handle, or NULL with each attempt's dlerror() added to `why`
- * ("\n  <message>" each). */
+ * (" <message>", then "; <message>": one line, as every message is). */
 void *ol_plugin_open(const char *file, const char *override, const char *install_path,
 		     struct strbuf *why);
 

@@ -17,7 +17,7 @@ void *ol_plugin_open(const char *file, const char *override, const char *install
 	for (size_t i = 0; i < tried.nr && !handle; i++) {
 		handle = dlopen(tried.v[i], RTLD_NOW | RTLD_LOCAL);
 		if (!handle)
-			strbuf_addf(why, "\n  %s", dlerror());
+			strbuf_addf(why, "%s%s", why->len ? "; " : " ", dlerror());
 	}
 	strvec_release(&tried);
 	return handle;
