@@ -24,6 +24,7 @@
 
 #include "backend_impl.h"
 #include "offload/entries_sections.h"
+#include "../format/format_internal.h"
 
 /* OffloadBinary header (spec 2.2): magic, version, size, entry offset,
  * entry size; entry: image kind, offload kind, flags, string offset,
@@ -33,15 +34,6 @@
 #define OB_ENTRY_OFFSET_AT 16u
 #define OB_ENTRY_IMAGE_OFFSET_AT 24u
 #define OB_ENTRY_IMAGE_SIZE_AT 32u
-
-static uint64_t read_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
 
 /* Where the device image lies inside `data`: the raw image for an
  * OffloadBinary, the whole buffer for anything else. */
@@ -55,13 +47,13 @@ static int image_bounds(const uint8_t *data, size_t size, size_t index,
 	*end = size;
 	if (size < OB_HEADER_SIZE || memcmp(data, magic, sizeof(magic)) != 0)
 		return 0;
-	entry = read_le64(data + OB_ENTRY_OFFSET_AT);
+	entry = ol_get64le(data + OB_ENTRY_OFFSET_AT);
 	if (entry > size || size - entry < OB_ENTRY_SIZE)
 		return ol_be_fail(err, "device image %zu: offload binary entry at 0x%llx "
 				  "lies outside its %zu bytes", index,
 				  (unsigned long long)entry, size);
-	offset = read_le64(data + entry + OB_ENTRY_IMAGE_OFFSET_AT);
-	length = read_le64(data + entry + OB_ENTRY_IMAGE_SIZE_AT);
+	offset = ol_get64le(data + entry + OB_ENTRY_IMAGE_OFFSET_AT);
+	length = ol_get64le(data + entry + OB_ENTRY_IMAGE_SIZE_AT);
 	if (offset > size || length > size - offset)
 		return ol_be_fail(err, "device image %zu: image at 0x%llx+0x%llx lies outside "
 				  "its offload binary of %zu bytes", index,

@@ -5,6 +5,7 @@
  */
 #include "offload/llvm_map_order.h"
 #include "offload/diag.h"
+#include "../format/format_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,19 +30,15 @@ static uint32_t djb_hash(const char *s)
 #define K3 0xc949d7c7509e6557ull
 #define EXECUTION_SEED 0xff51afd7ed558ccdull
 
+/* Hashing.h reads little-endian words at any alignment. */
 static uint64_t fetch64(const char *p)
 {
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | (unsigned char)p[i];
-	return v;
+	return ol_get64le((const uint8_t *)p);
 }
 
 static uint64_t fetch32(const char *p)
 {
-	return (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[1] << 8 |
-	       (uint64_t)(unsigned char)p[2] << 16 | (uint64_t)(unsigned char)p[3] << 24;
+	return ol_get32le((const uint8_t *)p);
 }
 
 static uint64_t rotr(uint64_t v, unsigned shift)
