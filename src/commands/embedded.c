@@ -59,14 +59,16 @@ int ol_embedded_images(const char *path, struct ol_embedded_images *out)
 	out->data = f->data;
 	out->size = f->size;
 	out->kind = ol_identify(f->data, f->size);
-	if (out->kind == OL_IN_SHARED)
-		return scan_shared(path, f->data, f->size, out);
-	rc = ol_scan_memory(path, f->data, f->size, &in, &input);
-	if (input.object)
-		take(out, input.object);
-	if (input.archive)
-		for (size_t i = 0; i < input.archive->nmembers; i++)
-			take(out, input.archive->members[i]);
+	if (out->kind == OL_IN_SHARED) {
+		rc = scan_shared(path, f->data, f->size, out);
+	} else {
+		rc = ol_scan_memory(path, f->data, f->size, &in, &input);
+		if (input.object)
+			take(out, input.object);
+		if (input.archive)
+			for (size_t i = 0; i < input.archive->nmembers; i++)
+				take(out, input.archive->members[i]);
+	}
 	/* The arrays moved into out: the scan's own go with the arena. */
 	if (out->v) {
 		struct ol_embedded_image *v = ol_arena_alloc(&ol_link_arena, out->n * sizeof(*v));
