@@ -11,7 +11,10 @@
  *
  * The backend builds the module (src/backend/wrap_openmp.c,
  * wrap_cuda_hip.c); this file reads the command line and the images and
- * writes the output atomically, so a failed run leaves none.
+ * writes the output atomically, so a failed run leaves none.  An OpenMP
+ * input in the OffloadBinary layout of LLVM after 22 (version 2 or 3:
+ * several entries, maybe compressed) is registered as one version 1 binary
+ * per entry, the layout the runtimes of 16, 19 and 22 read.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,7 +24,9 @@
 
 #include "offload/backend.h"
 #include "offload/diag.h"
+#include "offload/arena.h"
 #include "offload/mapped_file.h"
+#include "offload/offload_binary.h"
 #include "offload/tempfile.h"
 #include "commands_internal.h"
 
@@ -255,6 +260,73 @@ static int read_images(const struct wrap_args *a, const uint8_t **data, size_t *
 	return rc;
 }
 
+/* The images to register: each input as it is, but a version 2 or 3
+ * OffloadBinary split into version 1 binaries, one per entry.  The arrays
+ * are malloc'd; (*owned)[i] is image i when this function wrote it (to be
+ * freed), else NULL.  Returns the number of images, or -1 after reporting
+ * a damaged binary. */
+static long split_later_versions(const struct wrap_args *a, const uint8_t *const *data,
+				 const size_t *sizes, const uint8_t ***data_out, size_t **sizes_out,
+				 uint8_t ***owned)
+{
+	size_t n = 0, alloc = a->nimages ? a->nimages : 1;
+	const uint8_t **v = ol_xcalloc(alloc, sizeof(*v));
+	size_t *len = ol_xcalloc(alloc, sizeof(*len));
+	uint8_t **own = ol_xcalloc(alloc, sizeof(*own));
+
+	for (size_t i = 0; i < a->nimages; i++) {
+		struct ol_offload_binaries all;
+		const char *why;
+		uint64_t bad;
+
+		if (sizes[i] < 8 || memcmp(data[i], OL_OFFLOAD_MAGIC_BYTES, 4) != 0 ||
+		    data[i][4] < 2) {
+			v[n] = data[i];
+			len[n++] = sizes[i];
+			continue;
+		}
+		if (ol_offload_binary_parse_all(data[i], sizes[i], &ol_link_arena, &all, &why,
+						&bad) < 0) {
+			struct ol_loc loc = { .file = a->images[i].path, .offset = bad,
+					      .has_offset = 1 };
+
+			for (size_t k = 0; k < n; k++)
+				free(own[k]);
+			free(own);
+			free(v);
+			free(len);
+			return ol_error_at(&loc, "%s", why);
+		}
+		alloc += all.n;
+		v = ol_xrealloc(v, alloc * sizeof(*v));
+		len = ol_xrealloc(len, alloc * sizeof(*len));
+		own = ol_xrealloc(own, alloc * sizeof(*own));
+		for (size_t k = 0; k < all.n; k++) {
+			const struct ol_offload_binary *bin = &all.v[k];
+			struct ol_offload_binary_desc desc = {
+				.image_kind = bin->image_kind,
+				.offload_kind_raw = bin->offload_kind_raw,
+				.flags = 0,   /* version 1 has no flags to give */
+				.strings = bin->strings,
+				.nstrings = bin->nstrings,
+				.image = bin->image,
+				.image_size = bin->image_size,
+			};
+			uint8_t *one;
+
+			if (bin->flags & OL_OFFLOAD_FLAG_METADATA)
+				continue;   /* no code to register */
+			one = ol_offload_binary_write(&desc, &len[n]);
+			own[n] = one;
+			v[n++] = one;
+		}
+	}
+	*data_out = v;
+	*sizes_out = len;
+	*owned = own;
+	return (long)n;
+}
+
 /* "'a.img'" or "'a.img', 'b.img'": what failed to wrap. */
 static char *image_list(const struct wrap_args *a)
 {
@@ -274,13 +346,25 @@ static int wrap_and_write(const struct wrap_args *a, const char *const *archs)
 	const struct ol_backend *be;
 	struct ol_wrap_request req;
 	struct ol_buffer out = { NULL, 0 };
-	const uint8_t **data = ol_xcalloc(a->nimages, sizeof(*data));
-	size_t *sizes = ol_xcalloc(a->nimages, sizeof(*sizes));
+	const uint8_t **data = ol_xcalloc(a->nimages, sizeof(*data)), **images = NULL;
+	size_t *sizes = ol_xcalloc(a->nimages, sizeof(*sizes)), *image_sizes = NULL, nimages = 0;
+	uint8_t **owned = NULL;
 	char *err = NULL;
 	int rc = -1;
 
 	if (read_images(a, data, sizes) < 0)
 		goto out;
+	if (a->kind == OL_WRAP_OPENMP) {
+		long n = split_later_versions(a, data, sizes, &images, &image_sizes, &owned);
+
+		if (n < 0)
+			goto out;
+		nimages = (size_t)n;
+	} else {
+		images = data;
+		image_sizes = sizes;
+		nimages = a->nimages;
+	}
 	/* The layout comes from the command line, whatever LLVM the backend
 	 * was built against: the default backend does. */
 	be = ol_backend_get();
@@ -290,9 +374,9 @@ static int wrap_and_write(const struct wrap_args *a, const char *const *archs)
 	req.kind = a->kind ? a->kind : OL_WRAP_OPENMP;
 	req.flavor = a->kind ? 22 : OL_WRAP_FLAVOR_LEGACY;
 	req.host_triple = a->triple;
-	req.images = data;
-	req.sizes = sizes;
-	req.nimages = a->nimages;
+	req.images = images;
+	req.sizes = image_sizes;
+	req.nimages = nimages;
 	req.emit_bitcode = !wants_object(a);
 	req.offload_archs = archs;
 	if (be->wrap(&req, &out, NULL, &err) != 0) {
@@ -304,6 +388,13 @@ static int wrap_and_write(const struct wrap_args *a, const char *const *archs)
 	}
 	rc = ol_write_file_atomic(a->output, out.data, out.size);
 out:
+	if (owned) {
+		for (size_t i = 0; i < nimages; i++)
+			free(owned[i]);
+		free(owned);
+		free(images);
+		free(image_sizes);
+	}
 	free(err);
 	free(out.data);
 	free(data);
