@@ -4,8 +4,9 @@
  * host bitcode, raw OffloadBinaries (versions 1 to 3), offload bundles
  * (plain and CCOB) and CUDA fatbinaries, with what each holds: offload and
  * image kind, triple, arch, size and place, the string map, the entries of
- * a fatbinary or bundle inside it, and for ELF images their kernels and
- * globals.  Like llvm-objdump --offloading, for every container and version.
+ * a fatbinary or bundle inside it, for ELF images their kernels and
+ * globals, for bitcode images what they define.  Like llvm-objdump
+ * --offloading, for every container and version.
  *
  * The OffloadBinaries are found by the link's own scanner (embedded.c), so a
  * damaged file gets the message and offset a link would give it; the
@@ -366,12 +367,43 @@ fail:
 	}
 }
 
+/* Device bitcode: what it defines, through the backend (names only: the
+ * IR's calling conventions, which tell kernels apart, are not read). */
+static void bitcode_symbols(struct printer *p, const uint8_t *data, size_t size,
+			    const struct ol_loc *loc)
+{
+	const struct ol_backend *be = ol_backend_get();
+	struct strvec defined = STRVEC_INIT;
+	struct ol_bc_symbol *syms = NULL;
+	size_t nsyms = 0;
+	char *err = NULL, where[1024];
+
+	if (!be)
+		return;
+	ol_loc_format(loc, where, sizeof(where));
+	if (be->bitcode_symbols(data, size, where, &syms, &nsyms, &err) != 0) {
+		ol_error_at(loc, "cannot read device bitcode: %s", err ? err : "unknown error");
+		free(err);
+		return;
+	}
+	for (size_t i = 0; i < nsyms; i++) {
+		if (syms[i].defined)
+			strvec_push(&defined, syms[i].name);
+		free(syms[i].name);
+	}
+	free(syms);
+	name_list(p, "defines", &defined);
+	strvec_release(&defined);
+}
+
 /* The payload of an image, by what its bytes are. */
 static void image_contents(struct printer *p, const uint8_t *data, size_t size,
 			   const struct ol_loc *loc)
 {
 	if (size >= 4 && !memcmp(data, "\x7f" "ELF", 4))
 		elf_symbols(p, data, size, loc);
+	else if (ol_identify(data, size) == OL_IN_BITCODE)
+		bitcode_symbols(p, data, size, loc);
 	else if (ol_fatbin_is_fatbin(data, size))
 		fatbin_entries(p, data, size, loc);
 	else if (ol_bundle_is_uncompressed(data, size) || ol_bundle_is_compressed(data, size))
