@@ -497,19 +497,24 @@ static uint64_t strtab_finalize(struct strtab_entry *entries, size_t n)
 	return size;
 }
 
-/* The bytes of a string value: a v2 value may hold NULs. */
-static size_t value_length(const struct ol_offload_string *str)
+/* The bytes of a string value as `version` stores it: version 1 ends each
+ * at its NUL, a later value has its own size (and may hold NULs). */
+static size_t value_length(const struct ol_offload_string *str, unsigned version)
 {
-	return str->value_size ? str->value_size : strlen(str->value);
+	return version >= 2 && str->value_size ? str->value_size : strlen(str->value);
 }
 
-/* Versions 2 and 3 (OffloadBinary::write after 22): one header, every
- * entry, every entry's string entries, one string table for all, the
- * images one after another (each entry's at its own offset, unpadded). */
-static uint8_t *write_multi(const struct ol_offload_binary_desc *descs, size_t n,
-			    uint32_t version, size_t *size_out)
+/* One binary of any version (OffloadBinary::write): header, every entry,
+ * every entry's string entries, one string table for all, zero padding to
+ * 8, the images one after another (each at its entry's offset, unpadded),
+ * zero padding to 8.  Version 1 holds exactly one entry and keeps the
+ * entry size where later versions keep the entry count; its string entries
+ * have no value size. */
+static uint8_t *write_binary(const struct ol_offload_binary_desc *descs, size_t n,
+			     unsigned version, size_t *size_out)
 {
-	uint64_t hsize = header_size(version), nstr = 0, images = 0;
+	uint64_t hsize = header_size(version), se_size = string_entry_size(version);
+	uint64_t nstr = 0, images = 0;
 	uint64_t strings_offset, strtab_offset, strtab_size, data_offset, total;
 	struct strtab_entry *entries;
 	uint8_t *out;
@@ -525,11 +530,11 @@ static uint8_t *write_multi(const struct ol_offload_binary_desc *descs, size_t n
 			entries[k].s = descs[i].strings[j].key;
 			entries[k].len = strlen(descs[i].strings[j].key);
 			entries[k + 1].s = descs[i].strings[j].value;
-			entries[k + 1].len = value_length(&descs[i].strings[j]);
+			entries[k + 1].len = value_length(&descs[i].strings[j], version);
 		}
 	strtab_size = strtab_finalize(entries, 2 * nstr);
 	strings_offset = hsize + n * OL_OFFLOAD_ENTRY_SIZE;
-	strtab_offset = strings_offset + nstr * STRING_ENTRY_SIZE_V2;
+	strtab_offset = strings_offset + nstr * se_size;
 	data_offset = align8(strtab_offset + strtab_size);
 	total = align8(data_offset + images);
 
@@ -538,7 +543,7 @@ static uint8_t *write_multi(const struct ol_offload_binary_desc *descs, size_t n
 	ol_put32le(out + HDR_VERSION, version);
 	ol_put64le(out + HDR_SIZE, total);
 	ol_put64le(out + HDR_ENTRY_OFFSET, hsize);
-	ol_put64le(out + HDR_ENTRY_SIZE, n);
+	ol_put64le(out + HDR_ENTRY_SIZE, version == 1 ? OL_OFFLOAD_ENTRY_SIZE : n);
 	k = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t *entry = out + hsize + i * OL_OFFLOAD_ENTRY_SIZE;
@@ -555,8 +560,9 @@ static uint8_t *write_multi(const struct ol_offload_binary_desc *descs, size_t n
 
 			ol_put64le(se, strtab_offset + entries[k].offset);
 			ol_put64le(se + 8, strtab_offset + entries[k + 1].offset);
-			ol_put64le(se + 16, entries[k + 1].len);
-			strings_offset += STRING_ENTRY_SIZE_V2;
+			if (version >= 2)
+				ol_put64le(se + 16, entries[k + 1].len);
+			strings_offset += se_size;
 		}
 		if (descs[i].image_size)
 			memcpy(out + data_offset, descs[i].image, (size_t)descs[i].image_size);
@@ -635,7 +641,7 @@ uint8_t *ol_offload_binary_write_version(const struct ol_offload_binary_desc *de
 		*size_out = total;
 		return out ? out : ol_xcalloc(1, 1);
 	}
-	out = write_multi(descs, n, opts->version, size_out);
+	out = write_binary(descs, n, opts->version, size_out);
 	if (opts->compress >= 0)
 		out = compress_binary(out, *size_out, (unsigned)opts->compress, opts->level,
 				      size_out, why);
@@ -644,50 +650,5 @@ uint8_t *ol_offload_binary_write_version(const struct ol_offload_binary_desc *de
 
 uint8_t *ol_offload_binary_write(const struct ol_offload_binary_desc *desc, size_t *size_out)
 {
-	size_t nstr = desc->nstrings;
-	struct strtab_entry *entries = ol_xcalloc(nstr ? 2 * nstr : 1, sizeof(*entries));
-	uint64_t strings_offset = OL_OFFLOAD_HEADER_SIZE + OL_OFFLOAD_ENTRY_SIZE;
-	uint64_t strtab_offset = strings_offset + (uint64_t)nstr * STRING_ENTRY_SIZE_V1;
-	uint64_t strtab_size, image_offset, total;
-	uint8_t *out, *entry;
-
-	for (size_t i = 0; i < nstr; i++) {
-		entries[2 * i].s = desc->strings[i].key;
-		entries[2 * i].len = strlen(desc->strings[i].key);
-		entries[2 * i + 1].s = desc->strings[i].value;
-		entries[2 * i + 1].len = strlen(desc->strings[i].value);
-	}
-	strtab_size = strtab_finalize(entries, 2 * nstr);
-	image_offset = align8(strtab_offset + strtab_size);
-	total = align8(image_offset + desc->image_size);
-
-	out = ol_xcalloc(1, (size_t)total);
-	memcpy(out + HDR_MAGIC, OL_OFFLOAD_MAGIC_BYTES, 4);
-	ol_put32le(out + HDR_VERSION, 1);
-	ol_put64le(out + HDR_SIZE, total);
-	ol_put64le(out + HDR_ENTRY_OFFSET, OL_OFFLOAD_HEADER_SIZE);
-	ol_put64le(out + HDR_ENTRY_SIZE, OL_OFFLOAD_ENTRY_SIZE);
-
-	entry = out + OL_OFFLOAD_HEADER_SIZE;
-	ol_put16le(entry + ENT_IMAGE_KIND, desc->image_kind);
-	ol_put16le(entry + ENT_OFFLOAD_KIND, desc->offload_kind_raw);
-	ol_put32le(entry + ENT_FLAGS, desc->flags);
-	ol_put64le(entry + ENT_STRING_OFFSET, strings_offset);
-	ol_put64le(entry + ENT_NUM_STRINGS, nstr);
-	ol_put64le(entry + ENT_IMAGE_OFFSET, image_offset);
-	ol_put64le(entry + ENT_IMAGE_SIZE, desc->image_size);
-
-	for (size_t i = 0; i < nstr; i++) {
-		uint8_t *se = out + strings_offset + i * STRING_ENTRY_SIZE_V1;
-
-		ol_put64le(se, strtab_offset + entries[2 * i].offset);
-		ol_put64le(se + 8, strtab_offset + entries[2 * i + 1].offset);
-	}
-	for (size_t i = 0; i < 2 * nstr; i++)
-		memcpy(out + strtab_offset + entries[i].offset, entries[i].s, entries[i].len);
-	if (desc->image_size)
-		memcpy(out + image_offset, desc->image, (size_t)desc->image_size);
-	free(entries);
-	*size_out = (size_t)total;
-	return out;
+	return write_binary(desc, 1, 1, size_out);
 }
