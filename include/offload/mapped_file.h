@@ -33,6 +33,10 @@ int ol_not_regular_errno(unsigned mode);
  * cannot be read to its end, read as `what` ("link input", "response
  * file"); returns -1. */
 int ol_error_not_readable_to_end(const char *path, const char *what);
+/* ol_map_file for a file that must be there: a failure is reported
+ * (cannot open, with the reason; a FIFO as above, read as `what`) and gives
+ * NULL. */
+struct ol_mapped_file *ol_map_file_reported(const char *path, const char *what);
 void ol_map_files_ahead(const char *const *paths, size_t n);
 void ol_map_files_ahead_finish(void);
 /* Give back the resident pages of the mapped files: the scan touched all of

@@ -10,7 +10,6 @@
 #include "../input/scan_internal.h"
 
 #include <stdio.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +47,14 @@ static int scan_shared(const char *path, const uint8_t *data, size_t size,
 
 int ol_embedded_images(const char *path, struct ol_embedded_images *out)
 {
-	const struct ol_mapped_file *f = ol_map_file(path);
+	const struct ol_mapped_file *f = ol_map_file_reported(path, "file to read");
 	struct ol_inputs in;
 	struct ol_input input;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!f)
-		return ol_error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
 	out->data = f->data;
 	out->size = f->size;
 	out->kind = ol_identify(f->data, f->size);

@@ -200,6 +200,11 @@ static int has_symbol(const struct strvec *v, const char *name, size_t len)
 	return 0;
 }
 
+static int is_elf(const uint8_t *data, uint64_t size)
+{
+	return size >= 4 && !memcmp(data, "\x7f" "ELF", 4);
+}
+
 /* Kernels and globals of an ELF image: AMDGPU kernels have a "<name>.kd"
  * descriptor, CUDA ones STO_CUDA_ENTRY, CPU ones the OpenMP outlined
  * names; globals are the other defined data objects. */
@@ -297,8 +302,7 @@ static void fatbin_entries(struct printer *p, const uint8_t *data, size_t size,
 			if (ol_fatbin_compression(img))
 				field_str(p, "compression", ol_fatbin_compression(img));
 		}
-		if (!ol_fatbin_compression(img) && img->payload_size >= 4 &&
-		    !memcmp(img->payload, "\x7f" "ELF", 4)) {
+		if (!ol_fatbin_compression(img) && is_elf(img->payload, img->payload_size)) {
 			p->depth++;
 			elf_symbols(p, img->payload, (size_t)img->payload_size, loc);
 			p->depth--;
@@ -346,7 +350,7 @@ static void bundle_entries(struct printer *p, const uint8_t *data, size_t size,
 			field_u64(p, "size", e->size);
 			field_u64(p, "offset", e->offset);
 		}
-		if (e->size >= 4 && !memcmp(e->data, "\x7f" "ELF", 4)) {
+		if (is_elf(e->data, e->size)) {
 			p->depth++;
 			elf_symbols(p, e->data, (size_t)e->size, loc);
 			p->depth--;
@@ -400,7 +404,7 @@ static void bitcode_symbols(struct printer *p, const uint8_t *data, size_t size,
 static void image_contents(struct printer *p, const uint8_t *data, size_t size,
 			   const struct ol_loc *loc)
 {
-	if (size >= 4 && !memcmp(data, "\x7f" "ELF", 4))
+	if (is_elf(data, size))
 		elf_symbols(p, data, size, loc);
 	else if (ol_identify(data, size) == OL_IN_BITCODE)
 		bitcode_symbols(p, data, size, loc);

@@ -19,6 +19,7 @@
 #include "offload/commands.h"
 #include "offload/arena.h"
 #include "offload/ar_writer.h"
+#include "offload/bitcode_header.h"
 #include "offload/diag.h"
 #include "offload/fat_object.h"
 #include "offload/llvm_map_order.h"
@@ -28,7 +29,6 @@
 #include "offload/tempfile.h"
 #include "commands_internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,8 +114,7 @@ static uint16_t image_kind_of(const char *path, const uint8_t *data, size_t size
 	};
 	const char *base = strrchr(path, '/'), *dot;
 
-	if (release >= 19 && size >= 4 &&
-	    (!memcmp(data, "BC\xc0\xde", 4) || !memcmp(data, "\xde\xc0\x17\x0b", 4)))
+	if (release >= 19 && ol_bitcode_magic(data, size))
 		return OL_IMG_BITCODE;
 	dot = strrchr(base ? base + 1 : path, '.');
 	if (!dot)
@@ -196,12 +195,12 @@ static int bundle_images(const struct package_options *o)
 		for (const char *p = files;;) {
 			size_t len = o->release >= 19 ? strcspn(p, ",") : strlen(p);
 			const char *path = ol_arena_strndup(&ol_link_arena, p, len);
-			struct ol_mapped_file *f = ol_map_file(path);
+			struct ol_mapped_file *f = ol_map_file_reported(path, "device image");
 			struct ol_offload_binary_desc *d;
 
 			if (!f) {
 				free(descs);
-				return ol_error("cannot open '%s': %s", path, strerror(errno));
+				return -1;
 			}
 			descs = ol_xrealloc(descs, (ndescs + 1) * sizeof(*descs));
 			d = &descs[ndescs++];

@@ -16,7 +16,6 @@
  * several entries, maybe compressed) is registered as one version 1 binary
  * per entry, the layout the runtimes of 16, 19 and 22 read.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,13 +244,11 @@ static int read_images(const struct wrap_args *a, const uint8_t **data, size_t *
 	int rc = 0;
 
 	for (size_t i = 0; i < a->nimages; i++) {
-		const struct ol_mapped_file *mf = ol_map_file(a->images[i].path);
+		const struct ol_mapped_file *mf = ol_map_file_reported(a->images[i].path,
+									"device image");
 
 		if (!mf) {
-			rc = errno == ESPIPE
-				? ol_error_not_readable_to_end(a->images[i].path, "device image")
-				: ol_error("cannot open '%s': %s", a->images[i].path,
-					   strerror(errno));
+			rc = -1;
 			continue;
 		}
 		data[i] = mf->data ? mf->data : (const uint8_t *)"";

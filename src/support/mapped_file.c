@@ -190,6 +190,19 @@ int ol_error_not_readable_to_end(const char *path, const char *what)
 			path, what);
 }
 
+struct ol_mapped_file *ol_map_file_reported(const char *path, const char *what)
+{
+	struct ol_mapped_file *mf = ol_map_file(path);
+
+	if (!mf) {
+		if (errno == ESPIPE)
+			ol_error_not_readable_to_end(path, what);
+		else
+			ol_error("cannot open '%s': %s", path, strerror(errno));
+	}
+	return mf;
+}
+
 struct ol_mapped_file *ol_map_file(const char *path)
 {
 	struct ol_mapped_file *mf;
