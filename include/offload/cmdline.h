@@ -9,7 +9,11 @@
  * decoded into the fields below; everything else is re-rendered for the host
  * linker by ol_cmdline_render_host() exactly as llvm::opt does (joined-or-
  * separate options rendered separate, aliases as their target, unknown
- * options and positional words verbatim).
+ * options and positional words verbatim).  The host line follows the table
+ * of the release being emulated, with one rule of our own unless
+ * --offload-abi= names the release: an option that any release's wrapper
+ * keeps for itself never reaches the host linker, so a line written by
+ * clang 19 (--opt-level=O3) links whatever release the inputs point to.
  *
  * cl->link_items is the host linker's view of the same line: the files,
  * libraries and state switches (--whole-archive, -Bstatic, --start-group, ...)
@@ -98,7 +102,10 @@ struct ol_cmdline {
 	const char *time_trace;      /* --wrapper-time-trace= */
 	int time_trace_granularity;
 	int saw_separator;           /* the 16-style "--" was present */
-	enum ol_flavor flavor;       /* --offload-abi=16|19|22, else AUTO */
+	enum ol_flavor flavor;       /* --offload-abi=16|19|22, else AUTO; main sets the
+					release it behaves as before the host link */
+	int flavor_given;            /* --offload-abi= named the release: its table alone
+					decides what reaches the host linker */
 
 	struct strvec device_linker;   /* raw values of --device-linker= (maybe "<triple>=v") */
 	struct strvec device_compiler; /* raw values of --device-compiler= */
@@ -133,6 +140,12 @@ void ol_cmdline_render_host_to(const struct ol_cmdline *cl, const char *output,
  * with upstream's rules for the given flavor (spec 4.2). */
 void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *raw,
 			    const char *triple, enum ol_flavor flavor, struct strvec *out);
+
+/* The release the line's wrapper options point to: 16 or 19 when it has
+ * one only their wrappers take (16 when the line also has 16's "--"), 22
+ * when it has one only 22's takes, AUTO when they point nowhere or both
+ * ways.  For a line whose inputs do not tell (objects from gcc). */
+enum ol_flavor ol_cmdline_line_flavor(const struct ol_cmdline *cl);
 
 void ol_cmdline_release(struct ol_cmdline *cl);
 

@@ -38,16 +38,17 @@ int ol_cmdline_parse_words(const struct ol_words *words, const char *argv0, stru
 
 	/* --offload-abi decides which release's table applies, so match once
 	 * with every record to find it, then again with that release's. */
-	if (ol_match_words(words, OL_VALL, &parsed, 1))
+	if (ol_match_words(words, OL_VALL, 0, &parsed, 1))
 		goto out;
 	if (ol_decode_offload_abi(&parsed, &flavor))
 		goto out;
 	if (flavor != OL_FLAVOR_AUTO) {
 		ol_parsed_release(&parsed);
-		if (ol_match_words(words, ol_flavor_mask(flavor), &parsed, 1))
+		if (ol_match_words(words, ol_flavor_mask(flavor), 0, &parsed, 1))
 			goto out;
 	}
 	cl->flavor = flavor;
+	cl->flavor_given = flavor != OL_FLAVOR_AUTO;
 
 	for (size_t i = 0; i < parsed.nr; i++) {
 		help |= parsed.args[i].id == OPT_help;
@@ -96,6 +97,22 @@ out:
 		exit(0);
 	}
 	return ret;
+}
+
+enum ol_flavor ol_cmdline_line_flavor(const struct ol_cmdline *cl)
+{
+	unsigned releases = OL_VALL;
+
+	for (size_t i = 0; i < cl->nargs; i++)
+		if (cl->args[i].id != OPT_INPUT && cl->args[i].id != OPT_UNKNOWN)
+			releases &= ol_wrapper_option_releases(cl->args[i].raw);
+	if (releases == OL_V22)
+		return OL_FLAVOR_22;
+	if (releases == 0 || (releases & OL_V22))
+		return OL_FLAVOR_AUTO;
+	if (releases == OL_V16 || cl->saw_separator)
+		return OL_FLAVOR_16;
+	return OL_FLAVOR_19;
 }
 
 void ol_cmdline_release(struct ol_cmdline *cl)

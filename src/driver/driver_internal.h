@@ -97,10 +97,19 @@ struct ol_parsed {
 	size_t nr, alloc;
 };
 
-/* Matches every word with the records of `vmask`.  A separate option at the
- * end of the line is "<opt>: missing argument" with `report` (returns -1),
- * else an unknown option. */
-int ol_match_words(const struct ol_words *w, unsigned vmask, struct ol_parsed *out, int report);
+/* Matches every word with the records of `vmask`.  A word none of them
+ * knows that a wrapper-only record of `consume_mask` takes (another
+ * release's option) matches that record, so it is never forwarded; 0 for
+ * none.  A separate option at the end of the line is "<opt>: missing
+ * argument" with `report` (returns -1), else an unknown option. */
+int ol_match_words(const struct ol_words *w, unsigned vmask, unsigned consume_mask,
+		   struct ol_parsed *out, int report);
+/* The first flag or joined wrapper-only record of `vmask` taking all of
+ * `word` (*len: its spelling's length), or NULL. */
+const struct ol_opt *ol_wrapper_only_record(const char *word, unsigned vmask, size_t *len);
+/* The releases (OL_V*) whose wrapper keeps `word` for itself; OL_VALL when
+ * all or none do. */
+unsigned ol_wrapper_option_releases(const char *word);
 void ol_parsed_release(struct ol_parsed *p);
 /* The words a parsed line came from (empty words are gone, as in llvm). */
 void ol_words_of_args(const struct ol_cmdline *cl, struct ol_words *out);

@@ -47,8 +47,8 @@ void ol_parsed_release(struct ol_parsed *p)
  * `report`, "<opt>: missing argument" (upstream's text) is reported, and
  * without it the word is kept as an unknown option.
  */
-static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, struct ol_parsed *out,
-		     int report)
+static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, unsigned consume_mask,
+		     struct ol_parsed *out, int report)
 {
 	const char *word = w->v[*i];
 	struct ol_opt_candidates cand;
@@ -100,13 +100,80 @@ static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, struct
 			return 0;
 		}
 	}
+	/* Unknown to this release, but another release's wrapper takes it for
+	 * itself: consumed, never handed to the host linker (cmdline.h). */
+	if (consume_mask) {
+		size_t len;
+		const struct ol_opt *rec = ol_wrapper_only_record(word, consume_mask, &len);
+
+		if (rec) {
+			parsed_push(out, canonical_id(rec), word, rec->kind == OL_KIND_FLAG ? NULL
+										 : word + len, rec);
+			++*i;
+			return 0;
+		}
+	}
 	/* llvm::opt: an unmatched word starting with '/' is a path. */
 	parsed_push(out, word[0] == '/' ? OPT_INPUT : OPT_UNKNOWN, word, NULL, NULL);
 	++*i;
 	return 0;
 }
 
-int ol_match_words(const struct ol_words *w, unsigned vmask, struct ol_parsed *out, int report)
+/* The length of rec's spelling when the word alone is an argument of rec
+ * (a flag with nothing after it, a joined or joined-or-separate value, a
+ * separate option's name), else 0. */
+static size_t takes_word(const struct ol_opt *rec, const char *word)
+{
+	size_t n = ol_opt_spelling_length(rec, word);
+
+	if (n && word[n] && (rec->kind == OL_KIND_FLAG || rec->kind == OL_KIND_SEPARATE))
+		return 0;
+	return n;
+}
+
+/* The first wrapper-only record of `vmask` that the word alone is an
+ * argument of.  Separate options are left out: the only wrapper-only one,
+ * -mllvm, is in every release's table, so no other release can claim it. */
+const struct ol_opt *ol_wrapper_only_record(const char *word, unsigned vmask, size_t *len)
+{
+	struct ol_opt_candidates cand = ol_opts_starting_with((unsigned char)word[0]);
+
+	for (size_t k = 0; k < cand.n; k++) {
+		const struct ol_opt *rec = &ol_opts[cand.v[k]];
+
+		if (!(rec->versions & vmask) || !(rec->flags & OL_OPTF_WRAPPER_ONLY) ||
+		    rec->kind == OL_KIND_SEPARATE)
+			continue;
+		*len = takes_word(rec, word);
+		if (*len)
+			return rec;
+	}
+	return NULL;
+}
+
+/* The releases whose wrapper keeps `word` for itself: OL_VALL when every
+ * release does (or none does), fewer when only some do.  Options forwarded
+ * to the host linker say nothing: a record only 16 has (--as-needed) or only
+ * 19 and 22 have (-r) is on every release's lines. */
+unsigned ol_wrapper_option_releases(const char *word)
+{
+	struct ol_opt_candidates cand;
+	unsigned known = 0;
+
+	if (word[0] != '-' && word[0] != '/')
+		return OL_VALL;
+	cand = ol_opts_starting_with((unsigned char)word[0]);
+	for (size_t k = 0; k < cand.n; k++) {
+		const struct ol_opt *rec = &ol_opts[cand.v[k]];
+
+		if ((rec->flags & OL_OPTF_WRAPPER_ONLY) && takes_word(rec, word))
+			known |= rec->versions;
+	}
+	return known ? known : OL_VALL;
+}
+
+int ol_match_words(const struct ol_words *w, unsigned vmask, unsigned consume_mask,
+		   struct ol_parsed *out, int report)
 {
 	size_t i = 0;
 
@@ -116,7 +183,7 @@ int ol_match_words(const struct ol_words *w, unsigned vmask, struct ol_parsed *o
 			i++;
 			continue;
 		}
-		if (match_one(w, &i, vmask, out, report))
+		if (match_one(w, &i, vmask, consume_mask, out, report))
 			return -1;
 	}
 	return 0;

@@ -115,9 +115,12 @@ void ol_cmdline_render_host_to(const struct ol_cmdline *cl, const char *output,
 
 	/* Match the words again with the table of the release being emulated:
 	 * cl->flavor may have been decided from the inputs after parsing, and
-	 * a word one release knows is an unknown option to another. */
+	 * a word one release knows is an unknown option to another.  Unless
+	 * --offload-abi= asked for one release exactly, what another release
+	 * keeps for itself is kept from the host linker too (cmdline.h). */
 	ol_words_of_args(cl, &words);
-	ol_match_words(&words, ol_flavor_mask(cl->flavor), &parsed, 0);
+	ol_match_words(&words, ol_flavor_mask(cl->flavor), cl->flavor_given ? 0 : OL_VALL, &parsed,
+		       0);
 	if (cl->linker_is_driver) {
 		render_for_driver(&parsed, output, wrapper_objs, out);
 	} else {

@@ -667,13 +667,8 @@ static void device_link(struct resolver *r)
 	struct ptr_set seen = { 0 };
 	int changed;
 
-	/* 16 groups by exact target ID.  Without --offload-abi, the flavor
-	 * main() will pick: 16 when the fat objects come from clang 16, or
-	 * from an unknown producer with the 16-only "--" on the line. */
-	if (r->cl && r->cl->flavor == OL_FLAVOR_16)
-		d.exact = 1;
-	else if (r->cl && r->cl->flavor == OL_FLAVOR_AUTO)
-		d.exact = in->clang_major > 0 ? in->clang_major <= 16 : r->cl->saw_separator;
+	/* 16 groups by exact target ID (main() has decided the release). */
+	d.exact = r->cl && r->cl->flavor == OL_FLAVOR_16;
 
 	/* Images of loaded objects, grouped as ol_group_images() will. */
 	for (size_t i = 0; i < in->n; i++) {

@@ -31,10 +31,13 @@
 
 /* Which upstream release to behave like, when no --offload-abi= says so:
  * the producer of the fat objects knows best (.comment / llvm.ident), then
- * the 16-only "--" separator, then the entries section the host code uses. */
-static enum ol_flavor pick_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in)
+ * the options only some releases have (the line clang wrote), then the
+ * 16-only "--" separator, then the entries section the host code uses. */
+static enum ol_flavor decide_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in)
 {
-	if (cl->flavor != OL_FLAVOR_AUTO)
+	enum ol_flavor from_line;
+
+	if (cl->flavor_given)
 		return cl->flavor;
 	if (in->clang_major >= 21)
 		return OL_FLAVOR_22;
@@ -42,11 +45,22 @@ static enum ol_flavor pick_flavor(const struct ol_cmdline *cl, const struct ol_i
 		return OL_FLAVOR_19;
 	if (in->clang_major > 0)
 		return OL_FLAVOR_16;
+	from_line = ol_cmdline_line_flavor(cl);
+	if (from_line != OL_FLAVOR_AUTO)
+		return from_line;
 	if (cl->saw_separator)
 		return OL_FLAVOR_16;
 	if (in->entries_abi == 16)
 		return OL_FLAVOR_19;
-	return OL_FLAVOR_22;
+	return OL_FLAVOR_AUTO;
+}
+
+/* A device link needs one release: the newest when nothing decides. */
+static enum ol_flavor pick_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in)
+{
+	enum ol_flavor flavor = decide_flavor(cl, in);
+
+	return flavor != OL_FLAVOR_AUTO ? flavor : OL_FLAVOR_22;
 }
 
 static const char *base_name(const char *path)
@@ -223,6 +237,10 @@ int main(int argc, char **argv)
 		return finish(&cl, link_override_images(&cl));
 
 	begin_stage("Scan inputs");
+	/* Before the inputs are read only the line can say which release it
+	 * was written for; AUTO knows every release's options. */
+	if (!cl.flavor_given)
+		cl.flavor = ol_cmdline_line_flavor(&cl);
 	speculating = ol_host_link_speculate(&cl, &speculation);
 	status = ol_inputs_scan(&cl, &in);
 	if (speculating) {
@@ -240,6 +258,7 @@ int main(int argc, char **argv)
 	 * entries without images (-fopenmp-targets objects whose device code
 	 * comes later) keep their names for the link that registers them. */
 	if (in.nimages == 0 && !cl.emit_fatbin_only) {
+		cl.flavor = decide_flavor(&cl, &in);
 		begin_stage("Execute host linker");
 		status = ol_host_link(&cl, NULL);
 		ol_timer_end();
@@ -250,6 +269,7 @@ int main(int argc, char **argv)
 	ctx.cl = &cl;
 	ctx.in = &in;
 	ctx.flavor = pick_flavor(&cl, &in);
+	cl.flavor = ctx.flavor;
 	ol_backend_prefer((int)ctx.flavor);
 	ctx.exe_name = base_name(cl.output);
 	ctx.cache = ol_cache_open(&cl);
