@@ -106,11 +106,15 @@ static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64
 			return;
 		}
 	}
-	/* An empty image carries no code: upstream links it as an empty file;
-	 * leaving it out changes nothing but saves the device link a file. */
+	/* An empty image carries no code: upstream links it as an empty file
+	 * and the program fails when it starts, far from the cause.  clang
+	 * never writes one (a unit without target regions still has a module),
+	 * so the object is damaged or was packaged wrong: say so here. */
 	if (bin->image_size == 0) {
-		ol_warn_at(&loc, "empty device image for '%s'%s%s%s ignored", bin->triple,
-			   *bin->arch ? " '" : "", bin->arch, *bin->arch ? "'" : "");
+		ol_error_at(&loc, "the device image for '%s'%s%s%s is empty (0 bytes): the object's "
+			    "device code is missing", bin->triple, *bin->arch ? " '" : "", bin->arch,
+			    *bin->arch ? "'" : "");
+		ctx->failed = 1;
 		return;
 	}
 	if (vec->n == vec->alloc) {
