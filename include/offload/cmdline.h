@@ -106,6 +106,8 @@ struct ol_cmdline {
 					release it behaves as before the host link */
 	int flavor_given;            /* --offload-abi= named the release: its table alone
 					decides what reaches the host linker */
+	int version_unless_22;       /* -v or --v on a link line of no known release
+					(ol_cmdline_version_request) */
 
 	struct strvec device_linker;   /* raw values of --device-linker= (maybe "<triple>=v") */
 	struct strvec device_compiler; /* raw values of --device-compiler= */
@@ -146,6 +148,11 @@ void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *ra
  * when it has one only 22's takes, AUTO when they point nowhere or both
  * ways.  For a line whose inputs do not tell (objects from gcc). */
 enum ol_flavor ol_cmdline_line_flavor(const struct ol_cmdline *cl);
+
+/* -v and --v on a link line: 16 and 19 print the version and link nothing,
+ * 22 (and a line of no known release) forwards them.  Prints the version
+ * and returns 1 when `flavor`, the release decided, is 16 or 19. */
+int ol_cmdline_version_request(const struct ol_cmdline *cl, enum ol_flavor flavor);
 
 void ol_cmdline_release(struct ol_cmdline *cl);
 

@@ -53,7 +53,14 @@ int ol_cmdline_parse_words(const struct ol_words *words, const char *argv0, stru
 	for (size_t i = 0; i < parsed.nr; i++) {
 		help |= parsed.args[i].id == OPT_help;
 		help_hidden |= parsed.args[i].id == OPT_help_hidden;
-		version |= parsed.args[i].id == OPT_v;
+		/* -v and --v ask 16 and 19 for the version; 22 forwards them
+		 * to the host linker (clang 22 turns -Wl,-v into one).  On a
+		 * link line whose release is not known yet, main() decides. */
+		if (parsed.args[i].id == OPT_v && parsed.recs[i] == &ol_opts[OPT_v] && !cl->flavor_given &&
+		    parsed.nr > 1)
+			cl->version_unless_22 = 1;
+		else
+			version |= parsed.args[i].id == OPT_v;
 	}
 	if (help || help_hidden || version) {
 		*request = help_hidden ? OL_CMDLINE_HELP_HIDDEN
@@ -113,6 +120,14 @@ enum ol_flavor ol_cmdline_line_flavor(const struct ol_cmdline *cl)
 	if (releases == OL_V16 || cl->saw_separator)
 		return OL_FLAVOR_16;
 	return OL_FLAVOR_19;
+}
+
+int ol_cmdline_version_request(const struct ol_cmdline *cl, enum ol_flavor flavor)
+{
+	if (!cl->version_unless_22 || flavor == OL_FLAVOR_22 || flavor == OL_FLAVOR_AUTO)
+		return 0;
+	ol_print_version(cl->argv0);
+	return 1;
 }
 
 void ol_cmdline_release(struct ol_cmdline *cl)

@@ -311,6 +311,14 @@ void ol_build_host_view(struct ol_cmdline *cl)
 		build_driver_view(&hv);
 		return;
 	}
+	/* link.exe's /wholearchive anywhere on the line makes upstream (19,
+	 * 22) take every archive whole from the start, /wholearchive:<file>
+	 * included; --no-whole-archive still ends it. */
+	for (size_t i = 0; i < cl->nargs; i++)
+		if (cl->args[i].id == OPT_wholearchive) {
+			add_item(&hv, OL_LINK_WHOLE_ARCHIVE, NULL, i);
+			break;
+		}
 	for (size_t i = 0; i < cl->nargs; i++) {
 		const struct ol_arg *a = &cl->args[i];
 

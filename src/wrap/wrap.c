@@ -228,8 +228,12 @@ int ol_wrap_write_fat_binary(const struct ol_groups *groups, const struct ol_lin
 			size = bundled[i].size[0];
 		}
 	}
-	if (rc == 0 && nbundles != 1)
-		rc = ol_error("Expected a single bundled image for direct fat binary output");
+	if (rc == 0 && nbundles == 0)
+		rc = ol_error("--emit-fatbin-only: the inputs carry no device code, so there is no "
+			      "fat binary to write");
+	else if (rc == 0 && nbundles != 1)
+		rc = ol_error("--emit-fatbin-only writes one fat binary, but this link makes %zu "
+			      "(one per offload kind and target): link them separately", nbundles);
 	if (rc == 0 && !ol_spawn_config()->dry_run)
 		rc = ol_write_file_atomic(ctx->cl->output, data, size);
 	for (size_t i = 0; i < nkinds; i++)

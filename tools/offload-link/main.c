@@ -31,36 +31,35 @@
 
 /* Which upstream release to behave like, when no --offload-abi= says so:
  * the producer of the fat objects knows best (.comment / llvm.ident), then
- * the options only some releases have (the line clang wrote), then the
- * 16-only "--" separator, then the entries section the host code uses. */
-static enum ol_flavor decide_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in)
+ * the wrapper options only some releases have (the line clang wrote), then
+ * the 16-only "--" separator, then the entries section the host code uses.
+ * AUTO when nothing tells; *why says what decided, for -v. */
+static enum ol_flavor decide_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in,
+				    const char **why)
 {
-	enum ol_flavor from_line;
+	enum ol_flavor from_line = ol_cmdline_line_flavor(cl);
 
+	*why = "--offload-abi";
 	if (cl->flavor_given)
 		return cl->flavor;
+	*why = "the inputs' producer";
 	if (in->clang_major >= 21)
 		return OL_FLAVOR_22;
 	if (in->clang_major >= 17)
 		return OL_FLAVOR_19;
 	if (in->clang_major > 0)
 		return OL_FLAVOR_16;
-	from_line = ol_cmdline_line_flavor(cl);
+	*why = "wrapper options only that release has";
 	if (from_line != OL_FLAVOR_AUTO)
 		return from_line;
+	*why = "the \"--\" separator";
 	if (cl->saw_separator)
 		return OL_FLAVOR_16;
+	*why = "the inputs' offloading entries";
 	if (in->entries_abi == 16)
 		return OL_FLAVOR_19;
+	*why = "nothing tells: the newest";
 	return OL_FLAVOR_AUTO;
-}
-
-/* A device link needs one release: the newest when nothing decides. */
-static enum ol_flavor pick_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in)
-{
-	enum ol_flavor flavor = decide_flavor(cl, in);
-
-	return flavor != OL_FLAVOR_AUTO ? flavor : OL_FLAVOR_22;
 }
 
 static const char *base_name(const char *path)
@@ -209,6 +208,8 @@ int main(int argc, char **argv)
 	struct ol_host_speculation speculation;
 	const struct ol_command *command;
 	int status, speculating;
+	const char *why;
+	enum ol_flavor decided;
 
 	ol_diag_init(argv[0]);
 	atexit(release_all);
@@ -241,7 +242,7 @@ int main(int argc, char **argv)
 	 * was written for; AUTO knows every release's options. */
 	if (!cl.flavor_given)
 		cl.flavor = ol_cmdline_line_flavor(&cl);
-	speculating = ol_host_link_speculate(&cl, &speculation);
+	speculating = !cl.version_unless_22 && ol_host_link_speculate(&cl, &speculation);
 	status = ol_inputs_scan(&cl, &in);
 	if (speculating) {
 		/* Nothing to offload: the host link that ran meanwhile is the link. */
@@ -258,7 +259,9 @@ int main(int argc, char **argv)
 	 * entries without images (-fopenmp-targets objects whose device code
 	 * comes later) keep their names for the link that registers them. */
 	if (in.nimages == 0 && !cl.emit_fatbin_only) {
-		cl.flavor = decide_flavor(&cl, &in);
+		cl.flavor = decide_flavor(&cl, &in, &why);
+		if (ol_cmdline_version_request(&cl, cl.flavor))
+			return finish(&cl, 0);
 		begin_stage("Execute host linker");
 		status = ol_host_link(&cl, NULL);
 		ol_timer_end();
@@ -268,12 +271,16 @@ int main(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.cl = &cl;
 	ctx.in = &in;
-	ctx.flavor = pick_flavor(&cl, &in);
+	decided = decide_flavor(&cl, &in, &why);
+	if (ol_cmdline_version_request(&cl, decided))
+		return finish(&cl, 0);
+	/* A device link needs one release: the newest when nothing decides. */
+	ctx.flavor = decided != OL_FLAVOR_AUTO ? decided : OL_FLAVOR_22;
 	cl.flavor = ctx.flavor;
 	ol_backend_prefer((int)ctx.flavor);
 	ctx.exe_name = base_name(cl.output);
 	ctx.cache = ol_cache_open(&cl);
-	ol_spawn_note("behaving as clang-linker-wrapper %d", (int)ctx.flavor);
+	ol_spawn_note("behaving as clang-linker-wrapper %d (%s)", (int)ctx.flavor, why);
 
 	begin_stage("Resolve archive members");
 	end_stage(ol_resolve(&in, &cl));
