@@ -120,14 +120,15 @@ RELEASE_BIT = {16: 1, 19: 2, 22: 4}
 
 
 def read_records():
-    """(id, versions mask) of every OPTION(...) record in options.def."""
+    """(id, versions mask, wrapper-only) of every OPTION(...) record in options.def."""
     text = open(OPTIONS_DEF, encoding="utf-8").read()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     records = []
     for m in re.finditer(r"^OPTION\((\w+),(.*?)\)\s*$", text, flags=re.S | re.M):
         versions = re.findall(r"V(16|19|22)", m.group(2).rsplit(",", 1)[-1])
         mask = sum(RELEASE_BIT[int(v)] for v in versions)
-        records.append((m.group(1), mask))
+        flags = m.group(2).split(",")[3]
+        records.append((m.group(1), mask, "WRAPPER_ONLY" in flags))
     if len(records) < 50:
         raise SystemExit("%s: read only %d records" % (OPTIONS_DEF, len(records)))
     return records
@@ -212,23 +213,34 @@ def shapes(release, fx, omp16_lib):
     return out
 
 
-# ---- the matrix -------------------------------------------------------------------
+# ---- the matrix ---------------------------------------------------------------------
 
 def cases(releases, records, work, omp16_lib):
-    missing = [rid for rid, _ in records if rid not in OWN_OPTIONS and rid not in TYPICAL]
+    """The compared cases, and the foreign ones: an option only other
+    releases' wrappers keep for themselves, on release N's line, which
+    offload-link must not forward (upstream N would; no release's driver
+    writes such a line, but a mixed build can)."""
+    missing = [r[0] for r in records if r[0] not in OWN_OPTIONS and r[0] not in TYPICAL]
     if missing:
         raise SystemExit("option_matrix.py: no typical value for %s (add it to TYPICAL)"
                          % ", ".join(missing))
-    out = []
+    compared, foreign = [], []
     for release in releases:
         fx = os.path.join(work, "fixtures-%d" % release)
+        bit = RELEASE_BIT[release]
+        known = {TYPICAL[r[0]][0].split("=")[0] for r in records
+                 if r[0] in TYPICAL and r[1] & bit}
         for shape, (triple, linker, inputs) in shapes(release, fx, omp16_lib).items():
-            for rid, mask in records:
-                if rid in OWN_OPTIONS or not mask & RELEASE_BIT[release]:
+            for rid, mask, wrapper_only in records:
+                if rid in OWN_OPTIONS:
                     continue
                 words = [w.replace("{fx}", fx) for w in TYPICAL[rid]]
-                out.append((release, shape, rid, triple, linker, inputs, words))
-    return out
+                case = (release, shape, rid, triple, linker, inputs, words)
+                if mask & bit:
+                    compared.append(case)
+                elif wrapper_only and words[0].split("=")[0] not in known:
+                    foreign.append(case)
+    return compared, foreign
 
 
 def line_for(release, triple, linker, inputs, words):
@@ -263,9 +275,10 @@ def main():
             raise SystemExit("option_matrix.py: %s is missing (package clang-tools-%d)"
                              % (upstream, release))
         build_fixtures(release, os.path.join(work, "fixtures-%d" % release), omp16_lib)
-    todo = cases(releases, records, work, omp16_lib)
+    todo, foreign = cases(releases, records, work, omp16_lib)
     if args.only:
         todo = [c for c in todo if args.only in "%d %s %s" % c[:3]]
+        foreign = [c for c in foreign if args.only in "%d %s %s" % c[:3]]
     runs_dir = os.path.join(work, "runs")
     shutil.rmtree(runs_dir, ignore_errors=True)
 
@@ -284,6 +297,23 @@ def main():
             results.append(wrapper_runs.run_wrapper([program] + line, cwd, linker, env))
         return results
 
+    def ours_only(case):
+        release, shape, rid, triple, linker, inputs, words = case
+        cwd = os.path.join(runs_dir, "%d" % release, shape, "foreign-" + rid)
+        os.makedirs(cwd)
+        return wrapper_runs.run_wrapper([args.offload_link] + line_for(release, triple, linker,
+                                                                        inputs, words),
+                                        cwd, linker, env)
+
+    leaked = []
+    for case, ours in zip(foreign, wrapper_runs.run_all(args.jobs, ours_only, foreign)):
+        if any(w in line.split(" ") for line in ours.host_lines for w in case[6]):
+            leaked.append(case)
+            print("FORWARDED %d %s: %s reached the host linker: %s" % (
+                case[0], case[1], " ".join(case[6]), ours.describe()))
+    print("option matrix: %d lines with another release's wrapper option, %d forwarded"
+          % (len(foreign), len(leaked)))
+
     results = wrapper_runs.run_all(args.jobs, one, todo)
     rows = wrapper_runs.read_accepted(COMPAT_MD, HEADING)
     differences = []
@@ -297,6 +327,7 @@ def main():
     if args.only:
         rows = [r for r in rows if r.used]
     status = wrapper_runs.report("option matrix", len(todo), differences, rows, started)
+    status = status or (1 if leaked else 0)
     if status == 0:
         shutil.rmtree(runs_dir, ignore_errors=True)
     return status
