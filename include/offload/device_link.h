@@ -57,13 +57,6 @@ struct ol_link_context {
 int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		    struct ol_groups *out);
 
-/* Upstream's areTargetsCompatible (19/22): two different target IDs of one
- * triple where either arch is "generic", or AMDGPU ids of one processor
- * whose xnack/sramecc settings do not conflict.  Equal ids are not
- * "compatible": they are the same group.  16 groups by exact id only. */
-int ol_target_ids_compatible(const char *triple_a, const char *arch_a,
-			     const char *triple_b, const char *arch_b);
-
 /* Warns about each --should-extract architecture (one per --offload-arch)
  * for which no group links device code.  Call after ol_group_images(). */
 void ol_warn_unused_offload_archs(const struct ol_groups *groups,

@@ -63,6 +63,10 @@ size_t ol_escape_bytes(const char *in, size_t len, char *out, size_t size);
 /* Raw text to stderr, or into the thread's capture buffer (command echoes). */
 void ol_diag_write(const char *text, size_t len);
 
+/* ol_fatal and ol_bug call `cleanup` before they end the process (the
+ * temp-file registry's, registered by ol_temp_init). */
+void ol_diag_on_fatal(void (*cleanup)(void));
+
 int ol_error_count(void);
 /* Exit 1 (after temp-file cleanup) if any error has been reported. */
 void ol_checkpoint(void);

@@ -28,65 +28,11 @@
 #include "offload/inputs.h"
 #include "offload/offload_binary.h"
 #include "offload/resolve.h"
+#include "offload/target_id.h"
 
 static const char *str_or_empty(const char *s)
 {
 	return s ? s : "";
-}
-
-/* The architecture component of a triple, as Triple::getArchName() reads
- * it: everything before the first '-'. */
-static size_t triple_arch_len(const char *triple)
-{
-	const char *dash = strchr(triple, '-');
-
-	return dash ? (size_t)(dash - triple) : strlen(triple);
-}
-
-static int triple_is_amdgpu(const char *triple)
-{
-	size_t n = triple_arch_len(triple);
-
-	return (n == 6 && !strncmp(triple, "amdgcn", 6)) || (n == 4 && !strncmp(triple, "r600", 4));
-}
-
-/* The processor of an AMDGPU target ID: the text before the first ':'. */
-static size_t processor_len(const char *arch)
-{
-	const char *colon = strchr(arch, ':');
-
-	return colon ? (size_t)(colon - arch) : strlen(arch);
-}
-
-int ol_target_ids_compatible(const char *triple_a, const char *arch_a,
-			     const char *triple_b, const char *arch_b)
-{
-	size_t pa, pb;
-
-	triple_a = str_or_empty(triple_a);
-	triple_b = str_or_empty(triple_b);
-	arch_a = str_or_empty(arch_a);
-	arch_b = str_or_empty(arch_b);
-	if (strcmp(triple_a, triple_b))
-		return 0;
-	if (!strcmp(arch_a, arch_b))
-		return 0;
-	if (!strcmp(arch_a, "generic") || !strcmp(arch_b, "generic"))
-		return 1;
-	if (!triple_is_amdgpu(triple_a))
-		return 0;
-	pa = processor_len(arch_a);
-	pb = processor_len(arch_b);
-	if (pa != pb || strncmp(arch_a, arch_b, pa))
-		return 0;
-	/* Upstream tests substrings of the whole target ID, and so do we. */
-	if ((strstr(arch_a, "xnack+") && strstr(arch_b, "xnack-")) ||
-	    (strstr(arch_a, "xnack-") && strstr(arch_b, "xnack+")))
-		return 0;
-	if ((strstr(arch_a, "sramecc+") && strstr(arch_b, "sramecc-")) ||
-	    (strstr(arch_a, "sramecc-") && strstr(arch_b, "sramecc+")))
-		return 0;
-	return 1;
 }
 
 /* A group being built: its images in a growable array. */
@@ -252,7 +198,7 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 
 		if (!target) {
 			ol_error_at(&b->images[0]->loc, "%.*s linking is not supported",
-				    (int)triple_arch_len(b->triple), b->triple);
+				    (int)ol_triple_arch_len(b->triple), b->triple);
 			ol_note("the image's triple is '%s'", b->triple);
 			failed = 1;
 			free(b->images);

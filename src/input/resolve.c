@@ -58,10 +58,10 @@
 #include <sys/stat.h>
 
 #include "offload/cmdline.h"
-#include "offload/device_link.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/resolve.h"
+#include "offload/target_id.h"
 
 /* ---- a string-keyed hash table of symbol states -------------------------------- */
 

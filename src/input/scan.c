@@ -58,85 +58,31 @@ enum ol_input_kind ol_identify(const uint8_t *data, size_t size)
 	return OL_IN_OTHER;
 }
 
-/* ---- images ------------------------------------------------------------ */
+/* ---- object formats ------------------------------------------------------ */
 
-struct ol_loc ol_object_loc(const struct ol_object *obj)
-{
-	struct ol_loc loc = { .file = obj->path, .member = obj->member };
-
-	return loc;
-}
-
-struct section_ctx {
-	struct ol_object *obj;
-	struct ol_image_vec *vec;
-	struct ol_loc base;
-	int failed;
+/* What each kind of host object file is read with; images and symbols of
+ * everything else (bitcode, raw binaries) are scan.c's own.  Shared objects
+ * have symbols but no images: their device code is registered by their own
+ * constructors (19 and 22 skip them). */
+static const struct object_format {
+	enum ol_input_kind kind;
+	int (*scan)(struct ol_object *obj, struct ol_image_vec *vec);
+	int (*symbols)(const uint8_t *data, size_t size, const struct ol_loc *loc,
+		       struct ol_symtab *out);
+	int host_machine_only;    /* images only in objects for the host triple's machine */
+} object_formats[] = {
+	{ OL_IN_OBJECT, ol_elf_scan, ol_elf_symbols, 1 },
+	{ OL_IN_EXEC, ol_elf_scan, ol_elf_symbols, 1 },
+	{ OL_IN_SHARED, NULL, ol_elf_symbols, 0 },
+	{ OL_IN_COFF, ol_coff_scan, ol_coff_symbols, 0 },
 };
 
-static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64_t offset)
+static const struct object_format *object_format_of(enum ol_input_kind kind)
 {
-	struct section_ctx *ctx = ctx_ptr;
-	struct ol_image_vec *vec = ctx->vec;
-	struct ol_device_image *img;
-	struct ol_loc loc = ctx->base;
-
-	loc.offset = offset;
-	loc.has_offset = 1;
-	/* Version 2 entries may carry metadata for the runtime and no code. */
-	if (bin->version >= 2 && (bin->flags & OL_OFFLOAD_FLAG_METADATA))
-		return;
-	/* An image kind no release defines: what it holds, and so what it
-	 * would make of the program, is unknown. */
-	if (bin->image_kind > OL_IMG_SPIRV) {
-		ol_error_at(&loc, "unknown image kind %u", (unsigned)bin->image_kind);
-		ctx->failed = 1;
-		return;
-	}
-	/* Bitcode goes to LLVM's reader, which is not made for hostile input:
-	 * its outer layer is checked here, where the place can be named. */
-	if (bin->image_kind == OL_IMG_BITCODE && bin->image_size) {
-		const char *why;
-		uint64_t bad;
-
-		if (ol_bitcode_header_check(bin->image, (size_t)bin->image_size, &why, &bad) < 0) {
-			loc.offset += ol_offload_image_offset(bin) + (bin->compressed ? 0 : bad);
-			ol_error_at(&loc, "image of kind 'bc': %s", why);
-			ctx->failed = 1;
-			return;
-		}
-	}
-	/* An empty image carries no code: upstream links it as an empty file
-	 * and the program fails when it starts, far from the cause.  clang
-	 * never writes one (a unit without target regions still has a module),
-	 * so the object is damaged or was packaged wrong: say so here. */
-	if (bin->image_size == 0) {
-		ol_error_at(&loc, "the device image for '%s'%s%s%s is empty (0 bytes): the object's "
-			    "device code is missing", bin->triple, *bin->arch ? " '" : "", bin->arch,
-			    *bin->arch ? "'" : "");
-		ctx->failed = 1;
-		return;
-	}
-	if (vec->n == vec->alloc) {
-		vec->alloc = vec->alloc ? 2 * vec->alloc : 4;
-		vec->v = ol_xrealloc(vec->v, vec->alloc * sizeof(*vec->v));
-	}
-	img = &vec->v[vec->n++];
-	memset(img, 0, sizeof(*img));
-	img->bin = *bin;
-	img->owner = ctx->obj;
-	img->loc = loc;
-}
-
-int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
-			    const uint8_t *data, size_t size, const char *section)
-{
-	struct section_ctx ctx = { .obj = obj, .vec = vec, .base = ol_object_loc(obj) };
-
-	ctx.base.section = section;
-	return ol_offload_section_parse(data, size, &ctx.base, &ol_link_arena, add_image, &ctx) < 0 ||
-			       ctx.failed
-		       ? -1 : 0;
+	for (size_t i = 0; i < sizeof(object_formats) / sizeof(object_formats[0]); i++)
+		if (object_formats[i].kind == kind)
+			return &object_formats[i];
+	return NULL;
 }
 
 /* ---- host bitcode ------------------------------------------------------- */
@@ -310,16 +256,9 @@ static void scan_object(struct scan_state *st, struct ol_object *obj)
 	struct ol_inputs *in = st->in;
 	int status;
 
+	const struct object_format *format = object_format_of(obj->kind);
+
 	switch (obj->kind) {
-	case OL_IN_OBJECT:
-	case OL_IN_EXEC:
-		status = ol_elf_scan(obj, &vec);
-		if (status == 0 && vec.n && check_machine(st, obj) < 0)
-			status = -1;
-		break;
-	case OL_IN_COFF:
-		status = ol_coff_scan(obj, &vec);
-		break;
 	case OL_IN_BITCODE:
 		in->any_bitcode = 1;
 		status = scan_bitcode(obj, &vec);
@@ -328,9 +267,12 @@ static void scan_object(struct scan_state *st, struct ol_object *obj)
 		status = ol_scan_offload_section(obj, &vec, obj->data, obj->size, NULL);
 		break;
 	default:
-		/* Shared objects: their device code is registered by their own
-		 * constructors (19/22 skip them).  Others hold nothing for us. */
-		return;
+		if (!format || !format->scan)
+			return;   /* nothing for us (a shared object's device code is its own) */
+		status = format->scan(obj, &vec);
+		if (status == 0 && vec.n && format->host_machine_only && check_machine(st, obj) < 0)
+			status = -1;
+		break;
 	}
 	if (status < 0)
 		st->failed = 1;
@@ -549,24 +491,14 @@ int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
 const struct ol_symtab *ol_object_symbols(struct ol_object *obj)
 {
 	if (!obj->symbols_read) {
+		const struct object_format *format = object_format_of(obj->kind);
 		struct ol_loc loc = ol_object_loc(obj);
 
 		obj->symbols_read = 1;
-		switch (obj->kind) {
-		case OL_IN_OBJECT:
-		case OL_IN_SHARED:
-		case OL_IN_EXEC:
-			ol_elf_symbols(obj->data, obj->size, &loc, &obj->host_symbols);
-			break;
-		case OL_IN_COFF:
-			ol_coff_symbols(obj->data, obj->size, &loc, &obj->host_symbols);
-			break;
-		default:
-			/* Bitcode symbols arrive with the scan; a bitcode file
-			 * whose scan failed (reported) and everything else has
-			 * none. */
-			break;
-		}
+		/* Bitcode symbols arrive with the scan; a bitcode file whose
+		 * scan failed (reported) and everything else has none. */
+		if (format)
+			format->symbols(obj->data, obj->size, &loc, &obj->host_symbols);
 	}
 	return &obj->host_symbols;
 }

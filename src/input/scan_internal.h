@@ -26,7 +26,7 @@ struct ol_image_vec {
 	size_t n, alloc;
 };
 
-/* --- scan.c ---------------------------------------------------------------- */
+/* --- offload_section.c ------------------------------------------------------ */
 
 /* The location of an object as a whole (file and member). */
 struct ol_loc ol_object_loc(const struct ol_object *obj);
@@ -36,6 +36,8 @@ struct ol_loc ol_object_loc(const struct ol_object *obj);
  * whole raw file).  Returns 0, or -1 after reporting the error. */
 int ol_scan_offload_section(struct ol_object *obj, struct ol_image_vec *vec,
 			    const uint8_t *data, size_t size, const char *section);
+
+/* --- scan.c ---------------------------------------------------------------- */
 
 /* Scans one input held in memory exactly as ol_inputs_scan scans a file it
  * has mapped (classification, archive members, offloading sections); `path`

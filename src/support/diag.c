@@ -1,7 +1,6 @@
 /* diag: messages, error counting, per-thread capture.  See offload/diag.h. */
 #include "offload/diag.h"
 #include "offload/progress.h"
-#include "offload/tempfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -219,6 +218,24 @@ void ol_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* What a fatal exit undoes first: the temp-file registry registers its
+ * cleanup (so diag, which everything calls, calls none of them back). */
+typedef void (*cleanup_fn)(void);
+static _Atomic(cleanup_fn) fatal_cleanup;
+
+void ol_diag_on_fatal(void (*cleanup)(void))
+{
+	atomic_store(&fatal_cleanup, cleanup);
+}
+
+static void run_fatal_cleanup(void)
+{
+	cleanup_fn cleanup = atomic_load(&fatal_cleanup);
+
+	if (cleanup)
+		cleanup();
+}
+
 void ol_fatal(const char *fmt, ...)
 {
 	va_list ap;
@@ -227,7 +244,7 @@ void ol_fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("error", NULL, fmt, ap);
 	va_end(ap);
-	ol_temp_cleanup();
+	run_fatal_cleanup();
 	_exit(1);
 }
 
@@ -236,7 +253,7 @@ void ol_bug(const char *file, int line, const char *msg)
 	capture = NULL;
 	ol_progress_abandon();
 	fprintf(stderr, "%s: internal error: %s:%d: %s\n", prog_name, file, line, msg);
-	ol_temp_cleanup();
+	run_fatal_cleanup();
 	abort();
 }
 

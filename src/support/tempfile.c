@@ -133,6 +133,7 @@ void ol_temp_cleanup(void)
 
 void ol_temp_watch_child(int pid, int own_group)
 {
+	ol_diag_on_fatal(ol_temp_cleanup);
 	for (size_t i = 0; i < MAX_CHILDREN; i++) {
 		if (__sync_bool_compare_and_swap(&children[i], 0, own_group ? -pid : pid))
 			return;
@@ -164,6 +165,7 @@ void ol_temp_init(int keep, int dry_run)
 		return;
 	initialized = 1;
 	atexit(ol_temp_cleanup);
+	ol_diag_on_fatal(ol_temp_cleanup);
 	/* Past the file size limit a write fails with EFBIG, reported like any
 	 * write error, instead of SIGXFSZ killing the tool mid-file. */
 	signal(SIGXFSZ, SIG_IGN);
@@ -180,6 +182,9 @@ void ol_temp_register(const char *path)
 {
 	char *copy = ol_xstrdup(path);
 	size_t slot;
+
+	/* Commands that never call ol_temp_init register files too. */
+	ol_diag_on_fatal(ol_temp_cleanup);
 
 	pthread_mutex_lock(&registry_lock);
 	/* Slots of forgotten files are reused. */

@@ -13,6 +13,7 @@
 #include "offload/arena.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
+#include "offload/target_id.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 
