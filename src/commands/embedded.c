@@ -78,32 +78,3 @@ int ol_embedded_images(const char *path, struct ol_embedded_images *out)
 	}
 	return rc;
 }
-
-const char *ol_command_value(int argc, char **argv, int *i, const char *arg, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(arg, name, len) != 0)
-		return NULL;
-	if (arg[len] == '=')
-		return arg + len + 1;
-	if (arg[len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		ol_error("option '%s' needs a value", argv[*i]);
-		exit(2);
-	}
-	return argv[++*i];
-}
-
-int ol_command_usage(const char *command, const char *fmt, ...)
-{
-	char message[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
-	ol_error("%s: %s (offload-link %s --help lists the options)", command, message, command);
-	return 2;
-}

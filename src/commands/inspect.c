@@ -533,48 +533,71 @@ static int inspect_file(struct printer *p, const char *path)
 	return ol_error_count() > errors ? -1 : 0;
 }
 
+enum { OPT_JSON = 1 };
+
+static const struct ol_command_option inspect_options[] = {
+	{ OPT_JSON, "json", NULL, "One JSON array, an object per file", 0 },
+	{ 0, NULL, NULL, NULL, 0 },
+};
+
+static const char *const inspect_synopsis[] = { "[--json] <file>...", NULL };
+
+static const struct ol_command_line inspect_command_line = {
+	"inspect", inspect_synopsis,
+	"Lists the device images in objects, archives, executables, shared libraries,\n"
+	"bitcode, offload binaries (versions 1 to 3), offload bundles and fatbinaries:\n"
+	"kind, target, size and place of each, its strings, and the kernels and\n"
+	"globals of ELF images.  Exit status: 0, 1 when a file cannot be read whole.",
+	"device images in any file", inspect_options, 0,
+};
+
+struct inspect_request {
+	struct printer *p;
+	struct strvec files;
+};
+
+static int take_inspect_option(void *ctx, int id, const char *value)
+{
+	struct inspect_request *r = ctx;
+
+	if (id == OPT_JSON)
+		r->p->json = 1;
+	else
+		strvec_push(&r->files, value);
+	return 0;
+}
+
 int ol_inspect_command(int argc, char **argv)
 {
 	struct printer p;
-	int rc = 0, nfiles = 0;
+	struct inspect_request request = { &p, STRVEC_INIT };
+	int rc;
 
 	memset(&p, 0, sizeof(p));
 	p.out = (struct strbuf)STRBUF_INIT;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--json") || !strcmp(arg, "-json")) {
-			p.json = 1;
-		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			printf("USAGE: offload-link inspect [--json] FILE...\n\n"
-			       "Lists the device images in objects, archives, executables, shared "
-			       "libraries,\nbitcode, offload binaries (versions 1 to 3), offload "
-			       "bundles and fatbinaries.\n");
-			return 0;
-		} else if (arg[0] == '-' && arg[1]) {
-			return ol_command_usage("inspect", "unknown option '%s'", arg);
-		} else {
-			nfiles++;
-		}
+	rc = ol_command_line_read(&inspect_command_line, argc, argv, take_inspect_option, &request);
+	if (rc == 0 && !request.files.nr)
+		rc = ol_command_usage("inspect", "no input file");
+	if (rc) {
+		strvec_release(&request.files);
+		return rc == 1 ? 0 : rc;
 	}
-	if (!nfiles)
-		return ol_command_usage("inspect", "no input file");
 	p.first[0] = 1;
 	if (p.json)
 		strbuf_addch(&p.out, '[');
-	for (int i = 1; i < argc; i++)
-		if (argv[i][0] != '-' || !argv[i][1]) {
-			if (inspect_file(&p, argv[i]) < 0)
-				rc = 1;
-			/* Print as we go: a later file's failure leaves the
-			 * earlier ones' output whole. */
-			fwrite(strbuf_str(&p.out), 1, p.out.len, stdout);
-			p.out.len = 0;
-			if (p.out.buf)
-				p.out.buf[0] = '\0';
-		}
+	for (size_t i = 0; i < request.files.nr; i++) {
+		if (inspect_file(&p, request.files.v[i]) < 0)
+			rc = 1;
+		/* Print as we go: a later file's failure leaves the earlier
+		 * ones' output whole. */
+		fwrite(strbuf_str(&p.out), 1, p.out.len, stdout);
+		p.out.len = 0;
+		if (p.out.buf)
+			p.out.buf[0] = '\0';
+	}
 	if (p.json)
 		fputs("]\n", stdout);
 	strbuf_release(&p.out);
+	strvec_release(&request.files);
 	return rc;
 }

@@ -334,28 +334,91 @@ static int extract_images(const struct package_options *o)
 
 /* ---- command line --------------------------------------------------------- */
 
-static void print_help(void)
+enum {
+	OPT_OUTPUT = 1, OPT_IMAGE, OPT_ARCHIVE, OPT_RELEASE, OPT_FORMAT_VERSION, OPT_COMPRESS,
+	OPT_COMPRESSION_LEVEL, OPT_FAT_OBJECT, OPT_HOST_TRIPLE,
+};
+
+static const struct ol_command_option package_options[] = {
+	{ OPT_OUTPUT, "o", "<file>", "Package the images into <file>", 0 },
+	{ OPT_IMAGE, "image", "file=<f>,triple=<t>[,arch=<a>,kind=<k>,<key>=<value>...]",
+	  "One image and its strings; when extracting, which images to write where", 0 },
+	{ OPT_ARCHIVE, "archive", NULL, "Extract into a static archive of the images", 0 },
+	{ OPT_RELEASE, "release", "16|19|22",
+	  "Write what that release's packager writes, string order included (default 22)", 0 },
+	{ OPT_FORMAT_VERSION, "format-version", "1|2|3",
+	  "OffloadBinary version to write (default 1; 2 and 3 are LLVM's after 22)", 0 },
+	{ OPT_COMPRESS, "compress", "zstd|zlib", "Compress the binary (version 3; zstd unless "
+	  "zlib is named)", 1 },
+	{ OPT_COMPRESSION_LEVEL, "compression-level", "<n>", "The compressor's level", 0 },
+	{ OPT_FAT_OBJECT, "fat-object", NULL,
+	  "Write a host object whose .llvm.offloading section holds the binary", 0 },
+	{ OPT_HOST_TRIPLE, "host-triple", "<triple>",
+	  "The fat object's host (default " OL_DEFAULT_TRIPLE ")", 0 },
+	{ 0, NULL, NULL, NULL, 0 },
+};
+
+static const char *const package_synopsis[] = {
+	"-o <file> --image=file=<f>,triple=<t>[,...]... [--release=16|19|22]",
+	"<binary> [--image=file=<out>,triple=<t>[,...]]... [--archive]",
+	NULL,
+};
+
+static const struct ol_command_line package_command_line = {
+	"package", package_synopsis,
+	"Puts device images and their strings (triple, arch, kind, ...) into one\n"
+	"OffloadBinary, the payload clang embeds in .llvm.offloading, or takes them\n"
+	"out of one (a raw binary, an object, an archive).  The command line is that\n"
+	"of clang-offload-packager 16 and 19 and of llvm-offload-binary 22, and the\n"
+	"bytes are theirs.  Exit status: 0, 1 on failure, 2 on a usage error.",
+	"the command line of clang-offload-packager and llvm-offload-binary",
+	package_options, 0,
+};
+
+static int take_package_option(void *ctx, int id, const char *value)
 {
-	printf("OVERVIEW: A utility for bundling several object files into a single binary.\n"
-	       "The output binary can then be embedded into the host section table\n"
-	       "to create a fatbinary containing offloading code.\n\n"
-	       "USAGE: offload-link package [options] Extract from <file>.\n\n"
-	       "OPTIONS:\n\n"
-	       "  --archive                   - Write extracted files to a static archive\n"
-	       "  --image=<<key>=<value>,...> - List of key and value arguments. Required keywords "
-	       "are 'file' and 'triple'.\n"
-	       "  -o <file>                   - Write output to <file>.\n\n"
-	       "offload-link options:\n\n"
-	       "  --release=16|19|22          - Lay out the binary as that release's packager "
-	       "does (default 22)\n"
-	       "  --format-version=1|2|3      - OffloadBinary version to write (default 1; 2 and 3 "
-	       "are LLVM's after 22)\n"
-	       "  --compress[=zstd|zlib]      - Compress the binary (version 3; default zstd)\n"
-	       "  --compression-level=<n>     - The compressor's level\n"
-	       "  --fat-object                - Write a host object whose .llvm.offloading "
-	       "section holds the binary\n"
-	       "  --host-triple=<triple>      - The fat object's host (default " OL_DEFAULT_TRIPLE ")\n"
-	       "  --help, --version\n");
+	struct package_options *o = ctx;
+
+	switch (id) {
+	case OL_COMMAND_INPUT:
+		if (o->input)
+			return ol_command_usage("package", "one input file at most ('%s' and '%s')",
+						o->input, value);
+		o->input = value;
+		break;
+	case OPT_OUTPUT:
+		o->output = value;
+		break;
+	case OPT_IMAGE:
+		strvec_push(&o->images, value);
+		break;
+	case OPT_ARCHIVE:
+		o->archive = 1;
+		break;
+	case OPT_RELEASE:
+		o->release = atoi(value);
+		if (o->release != 16 && o->release != 19 && o->release != 22)
+			return ol_command_usage("package", "--release= takes 16, 19 or 22");
+		break;
+	case OPT_FORMAT_VERSION:
+		o->write.version = (unsigned)atoi(value);
+		break;
+	case OPT_COMPRESS:
+		if (value && strcmp(value, "zstd") != 0 && strcmp(value, "zlib") != 0)
+			return ol_command_usage("package", "--compress= takes zstd or zlib");
+		o->write.compress = !value || strcmp(value, "zstd") == 0;
+		break;
+	case OPT_COMPRESSION_LEVEL:
+		o->write.level = atoi(value);
+		break;
+	case OPT_FAT_OBJECT:
+		o->fat_object = 1;
+		break;
+	case OPT_HOST_TRIPLE:
+		o->host_triple = value;
+		break;
+	}
+	return 0;
 }
 
 int ol_package_command(int argc, char **argv)
@@ -365,62 +428,27 @@ int ol_package_command(int argc, char **argv)
 	int rc;
 
 	o.images = (struct strvec)STRVEC_INIT;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *value;
-
-		if (arg[0] == '-' && arg[1] == '-' && arg[2])
-			arg++;   /* LLVM's options take one dash or two */
-		if (!strcmp(arg, "-help") || !strcmp(arg, "-h")) {
-			print_help();
-			return 0;
-		} else if (!strcmp(arg, "-version")) {
-			printf("offload-link package " OL_VERSION
-			       " (the command line of clang-offload-packager and "
-			       "llvm-offload-binary)\n");
-			return 0;
-		} else if ((value = ol_command_value(argc, argv, &i, arg, "-o"))) {
-			o.output = value;
-		} else if ((value = ol_command_value(argc, argv, &i, arg, "-image"))) {
-			strvec_push(&o.images, value);
-		} else if (!strcmp(arg, "-archive")) {
-			o.archive = 1;
-		} else if (!strncmp(arg, "-release=", 9)) {
-			o.release = atoi(arg + 9);
-			if (o.release != 16 && o.release != 19 && o.release != 22)
-				return ol_command_usage("package", "--release= takes 16, 19 or 22");
-		} else if (!strncmp(arg, "-format-version=", 16)) {
-			o.write.version = (unsigned)atoi(arg + 16);
-		} else if (!strcmp(arg, "-compress") || !strcmp(arg, "-compress=zstd")) {
-			o.write.compress = 1;
-		} else if (!strcmp(arg, "-compress=zlib")) {
-			o.write.compress = 0;
-		} else if (!strncmp(arg, "-compression-level=", 19)) {
-			o.write.level = atoi(arg + 19);
-		} else if (!strcmp(arg, "-fat-object")) {
-			o.fat_object = 1;
-		} else if (!strncmp(arg, "-host-triple=", 13)) {
-			o.host_triple = arg + 13;
-		} else if (arg[0] == '-' && arg[1]) {
-			return ol_command_usage("package", "unknown option '%s'", argv[i]);
-		} else if (o.input) {
-			return ol_command_usage("package", "one input file at most ('%s' and '%s')",
-						o.input, argv[i]);
-		} else {
-			o.input = argv[i];
-		}
+	rc = ol_command_line_read(&package_command_line, argc, argv, take_package_option, &o);
+	if (rc) {
+		strvec_release(&o.images);
+		return rc == 1 ? 0 : rc;
 	}
 	if (o.write.compress >= 0 && o.write.version < 3)
 		o.write.version = 3;
-	if (o.input && o.output)
-		return ol_command_usage("package", "Packaging to an output file and extracting "
-					"from an input file are mutually exclusive.");
+	if (o.input && o.output) {
+		strvec_release(&o.images);
+		return ol_command_usage("package", "-o packages images and an input file is "
+					"extracted: one or the other");
+	}
 	if (o.output)
 		rc = bundle_images(&o);
 	else if (o.input)
 		rc = extract_images(&o);
 	else
-		return ol_command_usage("package", "nothing to do: -o <file> packages images, "
-					"an input file extracts them");
+		rc = ol_command_usage("package", "nothing to do: -o <file> packages images, "
+				      "an input file extracts them");
 	strvec_release(&o.images);
+	if (rc == 2)
+		return rc;
 	return rc < 0 || ol_error_count() ? 1 : 0;
 }

@@ -47,26 +47,40 @@ struct wrap_args {
 	const char *pending_arch;       /* --offload-arch waiting for its image */
 };
 
-static const char synopsis[] =
-	"usage: offload-link wrap [--target=<triple>] [--filetype=bc|obj] -o <file>\n"
-	"                         [--offload-arch=<target-id>] <image>...\n"
-	"       offload-link wrap --kind=openmp|cuda|hip [--triple=<triple>]\n"
-	"                         [--filetype=bc|obj] -o <file> <input>...\n";
+enum {
+	OPT_OUTPUT = 1, OPT_TRIPLE, OPT_KIND, OPT_OFFLOAD_ARCH, OPT_FILETYPE,
+};
 
-static void help(void)
-{
-	fputs(synopsis, stdout);
-	fputs("\n"
-	      "Writes the registration module of device images.  Without --kind, as\n"
-	      "clang-offload-wrapper: the legacy OpenMP layout, with AMD's image info for\n"
-	      "images given an --offload-arch (it applies to the next image; give one to\n"
-	      "every image or to none).  With --kind, as llvm-offload-wrapper 22: OpenMP\n"
-	      "takes OffloadBinaries, one image each; CUDA one fatbinary; HIP one offload\n"
-	      "bundle.  The output is LLVM bitcode, or a host object when -o names a .o\n"
-	      "file or --filetype=obj is given.  --target and --triple are one option;\n"
-	      "the default triple is LLVM's.  Exit status: 0, 1 on failure, 2 on a usage\n"
-	      "error.\n", stdout);
-}
+static const struct ol_command_option wrap_options[] = {
+	{ OPT_OUTPUT, "o", "<file>", "Write the module to <file>", 0 },
+	{ OPT_TRIPLE, "target|triple", "<triple>", "The host triple (default: LLVM's)", 0 },
+	{ OPT_KIND, "kind", "openmp|cuda|hip",
+	  "llvm-offload-wrapper 22's command line: what the inputs are registered as", 0 },
+	{ OPT_OFFLOAD_ARCH, "offload-arch", "<target-id>",
+	  "clang-offload-wrapper: AMD's image info for the next image (every image or none)", 0 },
+	{ OPT_FILETYPE, "filetype", "bc|obj",
+	  "Bitcode or a host object (default: an object when -o names a .o file)", 0 },
+	{ 0, NULL, NULL, NULL, 0 },
+};
+
+static const char *const wrap_synopsis[] = {
+	"[--target=<triple>] [--filetype=bc|obj] -o <file> [--offload-arch=<target-id>] <image>...",
+	"--kind=openmp|cuda|hip [--triple=<triple>] [--filetype=bc|obj] -o <file> <input>...",
+	NULL,
+};
+
+static const struct ol_command_line wrap_command_line = {
+	"wrap", wrap_synopsis,
+	"Writes the registration module of device images.  Without --kind, as\n"
+	"clang-offload-wrapper: the legacy OpenMP layout, with AMD's image info for\n"
+	"images given an --offload-arch.  With --kind, as llvm-offload-wrapper 22:\n"
+	"OpenMP takes OffloadBinaries, one image each; CUDA one fatbinary; HIP one\n"
+	"offload bundle.  The output is LLVM bitcode, or a host object when -o names\n"
+	"a .o file or --filetype=obj is given.  Exit status: 0, 1 on failure, 2 on a\n"
+	"usage error.",
+	"the command lines of clang-offload-wrapper and llvm-offload-wrapper",
+	wrap_options, 1,
+};
 
 static int usage_error(const char *fmt, ...) OL_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
@@ -77,50 +91,7 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	ol_error("wrap: %s", what);
-	fputs(synopsis, stderr);
-	return -1;
-}
-
-/* The value of a "-o"-like option: joined ("-o=x", "-ox", "--target=x") or
- * the next argument.  NULL after a usage error. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(name);
-
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n])
-		return arg + n;
-	if (*i + 1 >= argc) {
-		usage_error("%s needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-/* Whether argv[i] is option `name` ("-o": "-o", "-o=x", "-ox"; "--kind":
- * "--kind", "--kind=x"). */
-static int is_option(const char *arg, const char *name, int joined_bare)
-{
-	size_t n = strlen(name);
-
-	return strncmp(arg, name, n) == 0 &&
-	       (arg[n] == '\0' || arg[n] == '=' || (joined_bare && arg[n] != '-'));
-}
-
-/* clang-offload-wrapper's --target (either dash form, as its option
- * library took) and llvm-offload-wrapper's --triple, one option here:
- * the name argv[i] spells, or NULL. */
-static const char *triple_option(const char *arg)
-{
-	static const char *const names[] = { "--target", "-target", "--triple", "-triple" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (is_option(arg, names[i], 0))
-			return names[i];
-	return NULL;
+	return ol_command_usage("wrap", "%s", what);
 }
 
 static int parse_kind(const char *value, enum ol_wrap_kind *kind)
@@ -146,60 +117,35 @@ static void add_image(struct wrap_args *a, const char *path)
 	a->pending_arch = NULL;
 }
 
-/* Returns 0, 1 when --help or --version was answered, -1 on a usage error. */
-static int parse(int argc, char **argv, struct wrap_args *a)
+static int take_wrap_option(void *ctx, int id, const char *value)
 {
-	int only_inputs = 0;
-	const char *value, *name;
+	struct wrap_args *a = ctx;
 
-	memset(a, 0, sizeof(*a));
-	a->triple = "";
-	a->filetype_obj = -1;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (only_inputs || arg[0] != '-') {
-			add_image(a, arg);
-		} else if (strcmp(arg, "--") == 0) {
-			only_inputs = 1;
-		} else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-help") == 0 ||
-			   strcmp(arg, "-h") == 0) {
-			help();
-			return 1;
-		} else if (strcmp(arg, "--version") == 0) {
-			printf("offload-link wrap %s (clang-offload-wrapper and "
-			       "llvm-offload-wrapper command lines)\n", OL_VERSION);
-			return 1;
-		} else if (is_option(arg, "-o", 1)) {
-			if (!(value = option_value(argc, argv, &i, "-o")))
-				return -1;
-			a->output = value;
-		} else if ((name = triple_option(arg))) {
-			if (!(value = option_value(argc, argv, &i, name)))
-				return -1;
-			a->triple = value;
-		} else if (is_option(arg, "--kind", 0)) {
-			if (!(value = option_value(argc, argv, &i, "--kind")) ||
-			    parse_kind(value, &a->kind) < 0)
-				return -1;
-		} else if (is_option(arg, "--offload-arch", 0)) {
-			if (!(value = option_value(argc, argv, &i, "--offload-arch")))
-				return -1;
-			if (!*value)
-				return usage_error("%s: an empty target ID", arg);
-			if (a->pending_arch)
-				return usage_error("--offload-arch=%s is not followed by an image",
-						   a->pending_arch);
-			a->pending_arch = value;
-		} else if (is_option(arg, "--filetype", 0)) {
-			if (!(value = option_value(argc, argv, &i, "--filetype")))
-				return -1;
-			if (strcmp(value, "obj") != 0 && strcmp(value, "bc") != 0)
-				return usage_error("unknown file type '%s' (bc or obj)", value);
-			a->filetype_obj = strcmp(value, "obj") == 0;
-		} else {
-			return usage_error("unknown option '%s'", arg);
-		}
+	switch (id) {
+	case OL_COMMAND_INPUT:
+		add_image(a, value);
+		break;
+	case OPT_OUTPUT:
+		a->output = value;
+		break;
+	case OPT_TRIPLE:
+		a->triple = value;
+		break;
+	case OPT_KIND:
+		return parse_kind(value, &a->kind);
+	case OPT_OFFLOAD_ARCH:
+		if (!*value)
+			return usage_error("--offload-arch: an empty target ID");
+		if (a->pending_arch)
+			return usage_error("--offload-arch=%s is not followed by an image",
+					   a->pending_arch);
+		a->pending_arch = value;
+		break;
+	case OPT_FILETYPE:
+		if (strcmp(value, "obj") != 0 && strcmp(value, "bc") != 0)
+			return usage_error("unknown file type '%s' (bc or obj)", value);
+		a->filetype_obj = strcmp(value, "obj") == 0;
+		break;
 	}
 	return 0;
 }
@@ -407,12 +353,15 @@ int ol_wrap_command(int argc, char **argv)
 	int parsed, rc;
 
 	ol_temp_init(0, 0);
-	parsed = parse(argc, argv, &a);
-	if (parsed == 0 && check(&a, &narchs) < 0)
-		parsed = -1;
+	memset(&a, 0, sizeof(a));
+	a.triple = "";
+	a.filetype_obj = -1;
+	parsed = ol_command_line_read(&wrap_command_line, argc, argv, take_wrap_option, &a);
+	if (parsed == 0)
+		parsed = check(&a, &narchs);
 	if (parsed != 0) {
 		free(a.images);
-		return parsed > 0 ? 0 : WRAP_USAGE;
+		return parsed == 1 ? 0 : WRAP_USAGE;
 	}
 	if (narchs) {
 		archs = ol_xcalloc(a.nimages, sizeof(*archs));
