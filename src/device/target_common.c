@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int is_bitcode(const struct ol_device_image *img)
 {
@@ -516,4 +517,28 @@ void ol_group_push_device_linker_args(const struct ol_group *g, const struct ol_
 	for (size_t i = 0; i < extra.nr; i++)
 		strvec_pushf(argv, "%s%s", prefix, extra.v[i]);
 	strvec_release(&extra);
+}
+
+/* Shared by the SYCL family and by a SYCL link that clang runs (clang_link.c). */
+void ol_adopt_sycl_linker_files(const struct ol_link_context *ctx, const char *out)
+{
+	static const char *const exts[] = { "spv", "out" };
+	const char *dot = strrchr(out, '.');
+	int stem = dot ? (int)(dot - out) : (int)strlen(out);
+	int found = 1;
+
+	if (ctx->cl->save_temps || ol_spawn_config()->dry_run)
+		return;
+	for (unsigned n = 0; found; n++) {
+		found = 0;
+		for (size_t e = 0; e < sizeof(exts) / sizeof(exts[0]); e++) {
+			char *path = ol_xasprintf("%.*s_%u.%s", stem, out, n, exts[e]);
+
+			if (access(path, F_OK) == 0) {
+				ol_temp_register(path);
+				found = 1;
+			}
+			free(path);
+		}
+	}
 }

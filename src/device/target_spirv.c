@@ -27,7 +27,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* What 22's clang gives clang-sycl-linker: its linker inputs in command-line
  * order (--plugin-opt= values, the images, -mllvm= values, the SYCL triple
@@ -55,29 +54,6 @@ static int run_sycl_linker(const struct ol_group *g, const struct ol_link_contex
 	rc = ol_spawn_checked(&argv);
 	strvec_release(&argv);
 	return rc;
-}
-
-void ol_adopt_sycl_linker_files(const struct ol_link_context *ctx, const char *out)
-{
-	static const char *const exts[] = { "spv", "out" };
-	const char *dot = strrchr(out, '.');
-	int stem = dot ? (int)(dot - out) : (int)strlen(out);
-	int found = 1;
-
-	if (ctx->cl->save_temps || ol_spawn_config()->dry_run)
-		return;
-	for (unsigned n = 0; found; n++) {
-		found = 0;
-		for (size_t e = 0; e < sizeof(exts) / sizeof(exts[0]); e++) {
-			char *path = ol_xasprintf("%.*s_%u.%s", stem, out, n, exts[e]);
-
-			if (access(path, F_OK) == 0) {
-				ol_temp_register(path);
-				found = 1;
-			}
-			free(path);
-		}
-	}
 }
 
 int ol_target_spirv_link(struct ol_group *g, const struct ol_link_context *ctx)
