@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Checks the layout rules of docs/design.md ("The layout") on a build:
+
+1. No loop of source files calls each other's functions: the graph of
+   "file A calls a function file B defines", read from the symbols of the
+   build's object files (nm), has no cycle.
+2. Each folder includes only what the layout lets it: the cache is a store
+   and knows nothing of the device link, the command line or the driver.
+
+    scripts/structure-check.py <build directory>
+
+Prints each loop (its files and who calls whom) and each forbidden include;
+exit status 1 when there is any.
+"""
+
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# folder -> headers and folders its files must not include.
+FORBIDDEN_INCLUDES = {
+    "src/cache": ["offload/device_link.h", "offload/cmdline.h", "offload/inputs.h",
+                  "../device/", "../driver/", "../input/"],
+    "src/format": ["offload/cmdline.h", "offload/device_link.h", "offload/inputs.h",
+                   "../device/", "../driver/", "../input/"],
+}
+
+
+def call_graph(build):
+    """file -> files whose functions it calls, over every object of src/."""
+    defined, used = {}, collections.defaultdict(set)
+    objects = glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "src", "**", "*.c.o"),
+                        recursive=True)
+    if not objects:
+        raise SystemExit("structure-check: no object files under %s/CMakeFiles" % build)
+    for obj in objects:
+        source = "src/" + obj.split("/src/", 1)[1][:-2]
+        out = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            fields = line.split()
+            if len(fields) == 3 and fields[1] in "TDBR":
+                defined[fields[2]] = source
+            elif len(fields) == 2 and fields[0] == "U":
+                used[source].add(fields[1])
+    graph = collections.defaultdict(set)
+    for source, symbols in used.items():
+        for symbol in symbols:
+            owner = defined.get(symbol)
+            if owner and owner != source:
+                graph[source].add(owner)
+    return graph
+
+
+def loops(graph):
+    """The strongly connected components of more than one file (Tarjan)."""
+    index, low, on_stack, stack, found = {}, {}, set(), [], []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def forbidden_includes():
+    bad = []
+    for folder, banned in FORBIDDEN_INCLUDES.items():
+        for path in sorted(glob.glob(os.path.join(SOURCE_DIR, folder, "*.[ch]"))):
+            for number, line in enumerate(open(path, encoding="utf-8"), 1):
+                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                included = m.group(1) if m else None
+                if included and any(included == b or (b.endswith("/") and included.startswith(b))
+                                    for b in banned):
+                    bad.append("%s:%d: includes %s" % (os.path.relpath(path, SOURCE_DIR),
+                                                       number, included))
+    return bad
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    graph = call_graph(sys.argv[1])
+    status = 0
+    for component in loops(graph):
+        status = 1
+        print("loop of %d files:" % len(component))
+        for source in component:
+            print("  %s calls %s" % (source, ", ".join(sorted(graph[source] & set(component)))))
+    for line in forbidden_includes():
+        status = 1
+        print(line)
+    print("structure-check: %d files, %s" % (len(graph), "no loop, no forbidden include"
+                                              if status == 0 else "see above"))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
