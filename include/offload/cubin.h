@@ -49,4 +49,8 @@ struct ol_cubin_tool {
  * fit its section or whose strings are not terminated inside it is skipped. */
 size_t ol_cubin_tools(const uint8_t *data, size_t size, struct ol_cubin_tool *out, size_t max);
 
+/* The last part of a tool's version line, what follows its last ", "
+ * ("V13.0.88"), or the whole line when it has none; its length in *len. */
+const char *ol_cubin_tool_release(const struct ol_cubin_tool *tool, size_t *len);
+
 #endif

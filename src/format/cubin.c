@@ -135,3 +135,14 @@ size_t ol_cubin_tools(const uint8_t *data, size_t size, struct ol_cubin_tool *ou
 	}
 	return found;
 }
+
+const char *ol_cubin_tool_release(const struct ol_cubin_tool *tool, size_t *len)
+{
+	for (size_t i = tool->version_len; i > 1; i--)
+		if (tool->version[i - 2] == ',' && tool->version[i - 1] == ' ') {
+			*len = tool->version_len - i;
+			return tool->version + i;
+		}
+	*len = tool->version_len;
+	return tool->version;
+}
