@@ -119,6 +119,17 @@ int main(void)
 	CHECK(ol_cubin_tools(image, size, tools, 1) == 2 && tool_is(&tools[0], "nvlink", v13));
 	CHECK(tools[1].name == NULL);
 
+	current_test = "release";
+	{
+		struct ol_cubin_tool plain = { "x", 1, "13.0", 4 };
+		size_t len;
+		const char *r = ol_cubin_tool_release(&tools[0], &len);
+
+		CHECK(len == 8 && !memcmp(r, "V13.0.88", 8));
+		r = ol_cubin_tool_release(&plain, &len);
+		CHECK(len == 4 && r == plain.version);
+	}
+
 	current_test = "no notes";
 	header(8, 0x06005a04);
 	size = finish();
