@@ -394,8 +394,9 @@ static void add_recorded_tools(struct strbuf *sb, const struct ol_buffer *image)
 	for (size_t i = 0; i < n && i < 16; i++) {
 		size_t len;
 		const char *release = ol_cubin_tool_release(&tools[i], &len);
-		char *tool = ol_xasprintf("%.*s %.*s", (int)(tools[i].name_len > 32 ? 32 : tools[i].name_len),
-					  tools[i].name, (int)(len > 64 ? 64 : len), release);
+		int name_len = (int)(tools[i].name_len > 32 ? 32 : tools[i].name_len);
+		char *tool = ol_xasprintf("%.*s %.*s", name_len, tools[i].name,
+					  (int)(len > 64 ? 64 : len), release);
 		int seen = 0;
 
 		for (size_t j = 0; j < shown.nr && !seen; j++)
@@ -432,11 +433,13 @@ char *ol_target_nvptx_omp_refusal(const struct ol_group *g, const struct ol_link
 			    ctx->cl->output ? ctx->cl->output : ctx->exe_name);
 	strbuf_addf(&why, " is a cubin of CUDA ELF ABI version %u, made by ", cubin.abi_version);
 	add_recorded_tools(&why, &g->linked);
+	/* The tools the link uses (a cached image was made by the same ones:
+	 * their identity is in its key), for the way out through --cuda-path. */
 	if (!g->overridden) {
 		char *nvlink = cuda_program_path("nvlink", g->triple, ctx, NULL);
 
 		if (nvlink)
-			strbuf_addf(&why, " (this link ran %s)", nvlink);
+			strbuf_addf(&why, " (this link's nvlink: %s)", nvlink);
 		free(nvlink);
 	}
 	strbuf_addf(&why, "; libomptarget %d, the runtime of the release this link behaves as, "
