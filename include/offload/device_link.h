@@ -38,6 +38,7 @@ struct ol_group {
 	struct ol_diag_buffer diag;
 	int failed;
 	int cached;                    /* linked came from the device-link cache */
+	int overridden;                /* linked is an --override-image file, not our link */
 };
 
 struct ol_groups {
@@ -70,6 +71,12 @@ void ol_group_identify(const struct ol_group *g, const struct ol_link_context *c
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
  * Returns 0, or -1 after every failing job's diagnostics were printed. */
 int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx);
+
+/* Warns, once for the whole link, when the OpenMP runtime of the release
+ * being emulated cannot load a linked image that will be registered with it
+ * (struct ol_target's omp_runtime_refusal).  Call after the device links. */
+void ol_warn_images_runtime_refuses(const struct ol_groups *groups,
+				   const struct ol_link_context *ctx);
 
 /* Frees the linked images (the groups themselves live in the link arena). */
 void ol_groups_release(struct ol_groups *groups);
@@ -109,6 +116,11 @@ struct ol_target {
 	 * besides the images (ol_key_tool, ol_key_file in cache.h). */
 	void (*identify)(const struct ol_group *g, const struct ol_link_context *ctx,
 			 struct ol_cache *c, struct ol_sha256 *h);
+	/* Why libomptarget of the release being emulated would refuse the
+	 * group's linked image: one malloc'd sentence naming the image, what
+	 * made it and the ways out; NULL when it loads it.  A NULL hook: the
+	 * runtime loads whatever the family links. */
+	char *(*omp_runtime_refusal)(const struct ol_group *g, const struct ol_link_context *ctx);
 };
 const struct ol_target *ol_target_for(const char *triple);
 

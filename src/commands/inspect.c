@@ -16,6 +16,7 @@
 #include "commands_internal.h"
 #include "offload/arena.h"
 #include "offload/backend.h"
+#include "offload/cubin.h"
 #include "offload/elf_cpu.h"
 #include "offload/fatbinary.h"
 #include "offload/mapped_file.h"
@@ -205,6 +206,34 @@ static int is_elf(const uint8_t *data, uint64_t size)
 	return size >= 4 && !memcmp(data, "\x7f" "ELF", 4);
 }
 
+/* A cubin's layout (the ELF ABI version decides where e_flags keeps the SM
+ * number, and which libomptarget can read it) and the tools it records. */
+static void cubin_fields(struct printer *p, const uint8_t *data, size_t size)
+{
+	struct ol_cubin_header header;
+	struct ol_cubin_tool tools[16];
+	struct strvec tools_seen = STRVEC_INIT;
+	size_t n;
+
+	if (ol_cubin_read_header(data, size, &header) < 0)
+		return;
+	field_u64(p, "elf_abi_version", header.abi_version);
+	field_u64(p, "sm", header.sm);
+	n = ol_cubin_tools(data, size, tools, 16);
+	for (size_t i = 0; i < n && i < 16; i++) {
+		size_t len;
+		const char *release = ol_cubin_tool_release(&tools[i], &len);
+		char *tool = ol_xasprintf("%.*s/%.*s", (int)tools[i].name_len, tools[i].name,
+					  (int)len, release);
+
+		if (!has_symbol(&tools_seen, tool, strlen(tool)))
+			strvec_push(&tools_seen, tool);
+		free(tool);
+	}
+	name_list(p, "tools", &tools_seen);
+	strvec_release(&tools_seen);
+}
+
 /* Kernels and globals of an ELF image: AMDGPU kernels have a "<name>.kd"
  * descriptor, CUDA ones STO_CUDA_ENTRY, CPU ones the OpenMP outlined
  * names; globals are the other defined data objects. */
@@ -220,6 +249,8 @@ static void elf_symbols(struct printer *p, const uint8_t *data, size_t size,
 	if (!elf)
 		return;
 	gelf_getehdr(elf, &ehdr);
+	if (ehdr.e_machine == OL_EM_CUDA)
+		cubin_fields(p, data, size);
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
 		Elf_Data *symbols;

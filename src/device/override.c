@@ -72,6 +72,8 @@ int ol_groups_from_override_images(const struct ol_cmdline *cl, struct ol_groups
 		g = &out->v[out->n++];
 		memset(g, 0, sizeof(*g));
 		g->triple = triple;
+		g->target = ol_target_for(triple);
+		g->overridden = 1;
 		char cpu[24];
 		const char *arch = ol_elf_cpu_name(mf->data, mf->size, cpu, sizeof(cpu));
 		g->arch = arch ? ol_arena_strdup(&ol_link_arena, arch) : "";

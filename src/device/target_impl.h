@@ -17,6 +17,7 @@ void ol_target_amdgpu_identify(const struct ol_group *g, const struct ol_link_co
 			       struct ol_cache *c, struct ol_sha256 *h);
 void ol_target_spirv_identify(const struct ol_group *g, const struct ol_link_context *ctx,
 			      struct ol_cache *c, struct ol_sha256 *h);
+char *ol_target_nvptx_omp_refusal(const struct ol_group *g, const struct ol_link_context *ctx);
 /* clang_link.c: the clang that drives device links (malloc'd, or NULL). */
 char *ol_group_find_clang(const struct ol_link_context *ctx);
 

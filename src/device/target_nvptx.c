@@ -15,6 +15,7 @@
  */
 #include "target_impl.h"
 #include "offload/cache.h"
+#include "offload/cubin.h"
 #include "offload/fatbinary.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -357,4 +358,100 @@ void ol_target_nvptx_identify(const struct ol_group *g, const struct ol_link_con
 		ol_key_tool(c, h, path);
 		free(path);
 	}
+}
+
+/* How the CUDA plugin of each emulated release's libomptarget reads a cubin's
+ * header, from their sources (docs/design.md, "Cubins the runtime cannot
+ * read"): 16 checks e_machine and the image's "arch" string only; 19
+ * (Utils/ELF.cpp checkMachineImpl, cuda/src/rtl.cpp isELFCompatible) takes
+ * the SM number from the low byte of e_flags and wants sm_35 to sm_90 with
+ * 64-bit addressing there, so a version 8 cubin (low byte 4) is "not
+ * compatible"; 22 reads EI_ABIVERSION and both layouts. */
+static const struct omp_cubin_reader {
+	enum ol_flavor flavor;
+	unsigned newest_abi;       /* highest CUDA ELF ABI version it reads; 0: it does not look */
+	unsigned newest_sm;        /* highest SM it accepts in any layout; 0: no bound */
+} omp_cubin_readers[] = {
+	{ OL_FLAVOR_16, 0, 0 },
+	{ OL_FLAVOR_19, OL_CUDA_ELF_ABI_V1, 90 },
+	{ OL_FLAVOR_22, OL_CUDA_ELF_ABI_V2, 0 },
+};
+
+/* The oldest libomptarget that reads version 8, and the first CUDA whose
+ * ptxas and nvlink write it for GPUs before sm_100 (LLVM's fix for CUDA 13,
+ * llvm-project #159354). */
+enum { FIRST_RUNTIME_READING_V2 = 22 };
+static const char first_cuda_writing_v2[] = "13.0";
+
+/* The tools the image records, each name and release once: "nvlink
+ * V13.0.88 and ptxas V13.0.88". */
+static void add_recorded_tools(struct strbuf *sb, const struct ol_buffer *image)
+{
+	struct ol_cubin_tool tools[16];
+	size_t n = ol_cubin_tools(image->data, image->size, tools, 16);
+	struct strvec shown = STRVEC_INIT;
+
+	for (size_t i = 0; i < n && i < 16; i++) {
+		size_t len;
+		const char *release = ol_cubin_tool_release(&tools[i], &len);
+		int name_len = (int)(tools[i].name_len > 32 ? 32 : tools[i].name_len);
+		char *tool = ol_xasprintf("%.*s %.*s", name_len, tools[i].name,
+					  (int)(len > 64 ? 64 : len), release);
+		int seen = 0;
+
+		for (size_t j = 0; j < shown.nr && !seen; j++)
+			seen = strcmp(shown.v[j], tool) == 0;
+		if (!seen) {
+			strbuf_addf(sb, "%s%s", shown.nr ? " and " : "", tool);
+			strvec_push(&shown, tool);
+		}
+		free(tool);
+	}
+	if (!shown.nr)
+		strbuf_addstr(sb, "CUDA tools that did not record their version");
+	strvec_release(&shown);
+}
+
+char *ol_target_nvptx_omp_refusal(const struct ol_group *g, const struct ol_link_context *ctx)
+{
+	const struct omp_cubin_reader *reader = NULL;
+	struct ol_cubin_header cubin;
+	struct strbuf why = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof(omp_cubin_readers) / sizeof(omp_cubin_readers[0]); i++)
+		if (omp_cubin_readers[i].flavor == ctx->flavor)
+			reader = &omp_cubin_readers[i];
+	if (!reader || !reader->newest_abi ||
+	    ol_cubin_read_header(g->linked.data, g->linked.size, &cubin) < 0 ||
+	    cubin.abi_version <= reader->newest_abi)
+		return NULL;
+
+	if (g->overridden)
+		strbuf_addf(&why, "the --override-image file '%s'", g->linked_path);
+	else
+		strbuf_addf(&why, "the '%s' '%s' device image of '%s'", g->triple, g->arch,
+			    ctx->cl->output ? ctx->cl->output : ctx->exe_name);
+	strbuf_addf(&why, " is a cubin of CUDA ELF ABI version %u, made by ", cubin.abi_version);
+	add_recorded_tools(&why, &g->linked);
+	/* The tools the link uses (a cached image was made by the same ones:
+	 * their identity is in its key), for the way out through --cuda-path. */
+	if (!g->overridden) {
+		char *nvlink = cuda_program_path("nvlink", g->triple, ctx, NULL);
+
+		if (nvlink)
+			strbuf_addf(&why, " (this link's nvlink: %s)", nvlink);
+		free(nvlink);
+	}
+	strbuf_addf(&why, "; libomptarget %d, the runtime of the release this link behaves as, "
+		    "reads the layout of version %u only and stops the program at start (\"No images "
+		    "found compatible with the installed hardware\"). Run the program with "
+		    "libomptarget %d or newer",
+		    (int)ctx->flavor, reader->newest_abi, FIRST_RUNTIME_READING_V2);
+	if (!reader->newest_sm || cubin.sm <= reader->newest_sm)
+		strbuf_addf(&why, ", or link with CUDA tools older than %s (--cuda-path=<dir>)",
+			    first_cuda_writing_v2);
+	else
+		strbuf_addf(&why, " (libomptarget %d accepts no GPU after sm_%u in either version)",
+			    (int)ctx->flavor, reader->newest_sm);
+	return strbuf_detach(&why);
 }

@@ -7,6 +7,7 @@
 #include "target_impl.h"
 #include "offload/offload_binary.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* CPUs that can run "host offload" images through libomptarget's CPU plugin
@@ -41,15 +42,16 @@ static int matches_spirv(const char *triple)
 }
 
 static const struct ol_target targets[] = {
-	{ "cpu", matches_cpu, 0, ol_target_cpu_link, { "-march=", 0, 1, 0 }, ol_target_cpu_identify },
+	{ "cpu", matches_cpu, 0, ol_target_cpu_link, { "-march=", 0, 1, 0 }, ol_target_cpu_identify,
+	  NULL },
 	{ "nvptx", matches_nvptx, 0, ol_target_nvptx_link, { "-march=", 0, 0, 1 },
-	  ol_target_nvptx_identify },
+	  ol_target_nvptx_identify, ol_target_nvptx_omp_refusal },
 	{ "amdgpu", matches_amdgpu, 0, ol_target_amdgpu_link, { "-mcpu=", 1, 1, 1 },
-	  ol_target_amdgpu_identify },
+	  ol_target_amdgpu_identify, NULL },
 	/* SYCL only: upstream 22 wraps OpenMP SPIR-V images for Intel GPUs in
 	 * an inner OffloadBinary, which is not done here. */
 	{ "spirv", matches_spirv, OL_OFK_SYCL, ol_target_spirv_link, { "-march=", 0, 0, 1 },
-	  ol_target_spirv_identify },
+	  ol_target_spirv_identify, NULL },
 };
 
 const struct ol_target *ol_target_for(const char *triple)
@@ -58,4 +60,40 @@ const struct ol_target *ol_target_for(const char *triple)
 		if (targets[i].matches(triple))
 			return &targets[i];
 	return NULL;
+}
+
+void ol_warn_images_runtime_refuses(const struct ol_groups *groups,
+				    const struct ol_link_context *ctx)
+{
+	char *first = NULL;
+	size_t others = 0;
+
+	for (size_t i = 0; i < groups->n; i++) {
+		const struct ol_group *g = &groups->v[i];
+		char *why;
+
+		/* CUDA and HIP images go to their own runtimes, which the
+		 * driver serves; only OpenMP images reach libomptarget. */
+		if (!(g->kinds & OL_OFK_OPENMP) || !g->linked.size || !g->target ||
+		    !g->target->omp_runtime_refusal)
+			continue;
+		why = g->target->omp_runtime_refusal(g, ctx);
+		if (!why)
+			continue;
+		if (!first)
+			first = why;
+		else {
+			others++;
+			free(why);
+		}
+	}
+	if (!first)
+		return;
+	/* One warning per link: the same cause, the same ways out. */
+	if (others)
+		ol_warn("%s. The same goes for %zu more image%s of this link", first, others,
+			others == 1 ? "" : "s");
+	else
+		ol_warn("%s", first);
+	free(first);
 }

@@ -2,18 +2,13 @@
  * elf_cpu: the processor of a CUDA or AMDGPU ELF image (include/offload/elf_cpu.h).
  */
 #include "offload/elf_cpu.h"
+#include "offload/cubin.h"
 
 #include <elf.h>
 #include <stdio.h>
 #include <string.h>
 
 enum {
-	CUDA_ABI_V1 = 7,                 /* ELFABIVERSION_CUDA_V1: sm in the low byte */
-	CUDA_SM_V1 = 0xff,
-	CUDA_ACCELERATORS_V1 = 0x800,
-	CUDA_SM_MASK = 0xff00,           /* ELFABIVERSION_CUDA_V2 (8) and later */
-	CUDA_SM_OFFSET = 8,
-	CUDA_ACCELERATORS = 0x8,
 	AMDGPU_MACH = 0xff,
 };
 
@@ -54,13 +49,11 @@ const char *ol_elf_cpu_name(const uint8_t *data, size_t size, char *buf, size_t 
 	machine = le16(data + offsetof(Elf64_Ehdr, e_machine));
 	flags = le32(data + offsetof(Elf64_Ehdr, e_flags));
 	if (machine == OL_EM_CUDA) {
-		int v1 = data[EI_ABIVERSION] == CUDA_ABI_V1;
-		unsigned sm = v1 ? flags & CUDA_SM_V1 : (flags & CUDA_SM_MASK) >> CUDA_SM_OFFSET;
-		int accel = v1 ? (flags & CUDA_ACCELERATORS_V1) != 0 : (flags & CUDA_ACCELERATORS) != 0;
+		struct ol_cubin_header cubin;
 
-		if (sm < 20)
+		if (ol_cubin_read_header(data, size, &cubin) < 0 || cubin.sm < 20)
 			return NULL;
-		snprintf(buf, bufsize, "sm_%u%s", sm, accel ? "a" : "");
+		snprintf(buf, bufsize, "sm_%u%s", cubin.sm, cubin.accelerated ? "a" : "");
 		return buf;
 	}
 	if (machine == OL_EM_AMDGPU) {

@@ -174,6 +174,8 @@ static int bundle_or_wrap_and_link(struct ol_cmdline *cl, struct ol_groups *grou
 		ol_groups_release(groups);
 		return status;
 	}
+	/* Before wrapping: the registration is where an image meets the runtime. */
+	ol_warn_images_runtime_refuses(groups, ctx);
 	begin_stage("Wrap bundled images");
 	end_stage(ol_wrap_all(groups, ctx, &wrapped));
 	ol_groups_release(groups);
