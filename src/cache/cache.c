@@ -22,6 +22,7 @@
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
 #include "offload/spawn.h"
+#include "offload/tempfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -215,25 +216,6 @@ struct ol_cache *ol_cache_open(const struct ol_cmdline *cl)
 
 /* ---- writing files whole ------------------------------------------------------ */
 
-/* 0, or the errno of the write that failed: a short write (a full device
- * takes what fits) sets no errno, so the loop writes again and that write
- * fails with the cause. */
-static int write_all(int fd, const uint8_t *p, size_t size)
-{
-	while (size > 0) {
-		ssize_t w = write(fd, p, size);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		p += w;
-		size -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Writes data under a temp name in <dir>/tmp, flushes it to the disk, and
  * renames it to `path`: other processes see the whole file or none.
  * Returns 0, or the errno of the first call that failed (the cleanup's
@@ -242,16 +224,18 @@ int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head,
 			 const void *data, size_t size)
 {
 	char *tmp = ol_xasprintf("%s/%ld.XXXXXX", c->tmp, (long)getpid());
-	int fd = mkstemp(tmp), err = 0;
+	int fd = mkostemp(tmp, O_CLOEXEC), err = 0;
 
 	if (fd < 0) {
 		err = errno;
 		free(tmp);
 		return err;
 	}
-	err = write_all(fd, head, head_size);
+	/* A link ended by a signal meanwhile removes it, as any temp file. */
+	ol_temp_register(tmp);
+	err = ol_write_all(fd, head, head_size);
 	if (!err)
-		err = write_all(fd, data, size);
+		err = ol_write_all(fd, data, size);
 	if (!err && fsync(fd) < 0)
 		err = errno;
 	if (close(fd) < 0 && !err)
@@ -260,6 +244,7 @@ int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head,
 		err = errno;
 	if (err)
 		unlink(tmp);
+	ol_temp_forget(tmp);
 	free(tmp);
 	return err;
 }

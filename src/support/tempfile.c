@@ -292,9 +292,7 @@ const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out)
 	return result;
 }
 
-/* 0, or the errno of the write that failed.  A short write sets no errno:
- * the loop writes again, and that write fails with the cause (ENOSPC). */
-static int write_all(int fd, const void *data, size_t size)
+int ol_write_all(int fd, const void *data, size_t size)
 {
 	const char *p = data;
 	while (size > 0) {
@@ -314,7 +312,7 @@ static int write_all(int fd, const void *data, size_t size)
  * that failed (fd is closed either way). */
 static int write_and_close(int fd, const void *data, size_t size)
 {
-	int err = write_all(fd, data, size);
+	int err = ol_write_all(fd, data, size);
 
 	if (close(fd) < 0 && !err)
 		err = errno;
