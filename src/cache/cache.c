@@ -463,10 +463,15 @@ static int put_local(struct ol_cache *c, const char *key, const void *head, size
 		return -1;
 	path = entry_path(c, key);
 	dir = ol_xasprintf("%s/%.2s", c->dir, key);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		err = errno;
-	if (!err)
-		err = ol_cache_write_whole(c, path, head, head_size, data, size);
+	/* A second try when a trim removed the subdirectory, empty, between
+	 * the mkdir and the rename. */
+	for (int tries = 0; tries < 2; tries++) {
+		err = mkdir(dir, 0777) < 0 && errno != EEXIST ? errno : 0;
+		if (!err)
+			err = ol_cache_write_whole(c, path, head, head_size, data, size);
+		if (err != ENOENT)
+			break;
+	}
 	if (err) {
 		ol_cache_write_failed(c, path, err);
 	} else {

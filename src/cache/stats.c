@@ -248,6 +248,26 @@ static int older_first(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+/* The two-hex subdirectories left empty: where a directory takes a block
+ * (not on tmpfs), 256 of them would otherwise hold a megabyte forever.  A
+ * link storing into one meanwhile finds it gone and makes it again
+ * (put_local in cache.c). */
+static void remove_empty_subdirs(const char *dir)
+{
+	DIR *top = opendir(dir);
+	struct dirent *d;
+
+	while (top && (d = readdir(top))) {
+		if (is_hex(d->d_name, 2)) {
+			char *sub = ol_xasprintf("%s/%s", dir, d->d_name);
+			rmdir(sub);   /* fails, as it should, when not empty */
+			free(sub);
+		}
+	}
+	if (top)
+		closedir(top);
+}
+
 /* Removes the least recently used files, entries and metadata alike, until
  * the directory takes at most `target` bytes; returns how many entries went. */
 static uint64_t trim(const char *dir, uint64_t target)
@@ -264,6 +284,7 @@ static uint64_t trim(const char *dir, uint64_t target)
 		}
 	}
 	release_listing(&l);
+	remove_empty_subdirs(dir);
 	return removed;
 }
 
