@@ -274,7 +274,7 @@ static void man_options(struct strbuf *out)
 		strbuf_addstr(out, ".TP\n.B ");
 		roff_line(out, name.buf);
 		roff_text(out, text, first);
-		if (text[first - 1] != '.')
+		if (first == 0 || text[first - 1] != '.')
 			strbuf_addch(out, '.');
 		if (versions != OL_VALL) {
 			strbuf_addstr(out, " In clang\\-linker\\-wrapper ");
