@@ -135,6 +135,11 @@ requirements=(
 	"valgrind                                        valgrind"
 	# lit/man-page.test renders the man page the build writes
 	"man                                             man-db"
+	# lit/cache-small-disk.test: a small tmpfs in a mount namespace of its own
+	# (where none can be had, a preloaded module plays the full disk)
+	"unshare                                         util-linux"
+	"mount                                           mount"
+	"du                                              coreutils"
 )
 
 # The packages named above (machine-image excluded), each once, in order.

@@ -14,8 +14,10 @@
  * payload, then the image.  They are written to <dir>/tmp and renamed into
  * place, so readers on any machine sharing the directory see whole entries or
  * none; a corrupt or truncated entry is dropped and relinked.  Hits refresh
- * the entry's time; the oldest entries go when the directory outgrows its
- * limit.
+ * the entry's time; the least recently used files go when the directory
+ * outgrows its limit, which counts the cache's own files (the identity
+ * table, the counters) and what each takes on the disk.  Failed writes only
+ * warn, naming the cause (a full disk as such), once per cause and link.
  *
  * Configuration: --cache-dir=DIR / OFFLOAD_LINK_CACHE_DIR, else
  * $XDG_CACHE_HOME/offload-link, else ~/.cache/offload-link; --no-cache /
@@ -82,7 +84,8 @@ void ol_key_str(struct ol_sha256 *h, const char *s);       /* NULL hashes apart 
 void ol_key_u64(struct ol_sha256 *h, uint64_t v);
 void ol_key_bytes(struct ol_sha256 *h, const void *data, size_t size);
 /* The identity of a program the job runs: what `<path> --version` prints,
- * remembered per (path, device, inode, size, mtime) in the cache directory,
+ * remembered per (path, device, inode, size, mtime) in the cache's identity
+ * table (<dir>/ids/table),
  * so that a changed tool is run again.  A missing program hashes as such. */
 void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path);
 /* A file the job reads besides the images (a library, a crt object): the

@@ -67,6 +67,15 @@ void ol_diag_write(const char *text, size_t len);
  * temp-file registry's, registered by ol_temp_init). */
 void ol_diag_on_fatal(void (*cleanup)(void));
 
+/* Why a file operation failed, for a message: strerror(err), except that a
+ * full file system is named as such, with `holder` saying what lives there:
+ * "no space left on the device holding the cache (ENOSPC)", and for EDQUOT
+ * "... (disk quota exceeded, EDQUOT)".  Written into buf (size bytes);
+ * returns buf.  err is the errno of the call that failed, saved before any
+ * cleanup call could overwrite it. */
+const char *ol_io_cause(int err, const char *holder, char *buf, size_t size);
+#define OL_IO_CAUSE_SIZE 160
+
 int ol_error_count(void);
 /* Exit 1 (after temp-file cleanup) if any error has been reported. */
 void ol_checkpoint(void);

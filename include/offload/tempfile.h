@@ -45,6 +45,11 @@ void ol_temp_disown(void);
 /* Remove everything registered now (also called by atexit). */
 void ol_temp_cleanup(void);
 
+/* Writes the whole buffer to fd: 0, or the errno of the write that failed.
+ * A short write (a full disk takes what fits) sets no errno, so the loop
+ * writes again and that write fails with the cause, ENOSPC. */
+int ol_write_all(int fd, const void *data, size_t size);
+
 /* Write data to `path` atomically (temp + rename). Returns 0 or -1 (reported). */
 int ol_write_file_atomic(const char *path, const void *data, size_t size);
 /* A registered temp file "<path>.tmp-XXXXXX" in `path`'s directory, so that

@@ -4,7 +4,8 @@
  * Layout of a cache directory:
  *   <dir>/<2 hex>/<64 hex>   entries: a 48-byte header, then the linked image
  *                            (the same bytes on remote storage, remote.c)
- *   <dir>/ids/<64 hex>       remembered tool and file identities (64 hex)
+ *   <dir>/ids/table          remembered tool, file and image identities
+ *                            (identity.c)
  *   <dir>/tmp/               files being written; renamed into place whole
  *   <dir>/stats              counters, updated under flock(2)
  * Every file appears by rename(2) only, so concurrent links, on one machine
@@ -21,6 +22,7 @@
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
 #include "offload/spawn.h"
+#include "offload/tempfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,38 +134,56 @@ void ol_cache_settings_release(struct ol_cache_settings *s)
 
 /* ---- opening ------------------------------------------------------------------ */
 
+/* 0, or the errno of the mkdir that failed. */
 static int make_dirs(const char *path)
 {
 	char *copy = ol_xstrdup(path);
-	int rc = 0;
+	int err = 0;
 
-	for (char *p = copy + 1; *p && rc == 0; p++) {
+	for (char *p = copy + 1; *p && !err; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
 		if (mkdir(copy, 0777) < 0 && errno != EEXIST)
-			rc = -1;
+			err = errno;
 		*p = '/';
 	}
-	if (rc == 0 && mkdir(copy, 0777) < 0 && errno != EEXIST)
-		rc = -1;
+	if (!err && mkdir(copy, 0777) < 0 && errno != EEXIST)
+		err = errno;
 	free(copy);
-	return rc;
+	return err;
+}
+
+/* 0, or why the directory cannot hold the cache. */
+static int usable_dir(const char *path)
+{
+	int err = make_dirs(path);
+
+	if (!err && access(path, W_OK) < 0)
+		err = errno;
+	return err;
 }
 
 struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s)
 {
 	struct ol_cache *c;
 	char *tmp, *ids;
+	int err;
 
 	if (!s->enabled || !s->dir)
 		return NULL;
 	tmp = ol_xasprintf("%s/tmp", s->dir);
 	ids = ol_xasprintf("%s/ids", s->dir);
-	if (make_dirs(tmp) < 0 || make_dirs(ids) < 0 || access(s->dir, W_OK) < 0 ||
-	    access(tmp, W_OK) < 0 || access(ids, W_OK) < 0) {
-		ol_warn("device-link cache '%s' is not usable (%s); linking without it",
-			   s->dir, strerror(errno));
+	err = usable_dir(s->dir);
+	if (!err)
+		err = usable_dir(tmp);
+	if (!err)
+		err = usable_dir(ids);
+	if (err) {
+		char cause[OL_IO_CAUSE_SIZE];
+
+		ol_warn("device-link cache '%s' is not usable: %s; linking without it", s->dir,
+			ol_io_cause(err, "the cache", cause, sizeof(cause)));
 		free(tmp);
 		free(ids);
 		return NULL;
@@ -197,29 +217,58 @@ struct ol_cache *ol_cache_open(const struct ol_cmdline *cl)
 /* ---- writing files whole ------------------------------------------------------ */
 
 /* Writes data under a temp name in <dir>/tmp, flushes it to the disk, and
- * renames it to `path`: other processes see the whole file or none. */
+ * renames it to `path`: other processes see the whole file or none.
+ * Returns 0, or the errno of the first call that failed (the cleanup's
+ * close and unlink must not replace it). */
 int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head, size_t head_size,
 			 const void *data, size_t size)
 {
 	char *tmp = ol_xasprintf("%s/%ld.XXXXXX", c->tmp, (long)getpid());
-	int fd = mkstemp(tmp), rc = -1;
+	int fd = mkostemp(tmp, O_CLOEXEC), err = 0;
 
-	if (fd < 0)
-		goto out;
-	if (write(fd, head, head_size) == (ssize_t)head_size &&
-	    (size == 0 || write(fd, data, size) == (ssize_t)size) && fsync(fd) == 0 &&
-	    close(fd) == 0) {
-		fd = -1;
-		if (rename(tmp, path) == 0)
-			rc = 0;
+	if (fd < 0) {
+		err = errno;
+		free(tmp);
+		return err;
 	}
-	if (fd >= 0)
-		close(fd);
-	if (rc < 0)
+	/* A link ended by a signal meanwhile removes it, as any temp file. */
+	ol_temp_register(tmp);
+	err = ol_write_all(fd, head, head_size);
+	if (!err)
+		err = ol_write_all(fd, data, size);
+	if (!err && fsync(fd) < 0)
+		err = errno;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) < 0)
+		err = errno;
+	if (err)
 		unlink(tmp);
-out:
+	ol_temp_forget(tmp);
 	free(tmp);
-	return rc;
+	return err;
+}
+
+int ol_cache_writable(const struct ol_cache *c)
+{
+	return !c->full;
+}
+
+void ol_cache_write_failed(struct ol_cache *c, const char *path, int err)
+{
+	char cause[OL_IO_CAUSE_SIZE];
+
+	if (err == ENOSPC
+#ifdef EDQUOT
+	    || err == EDQUOT
+#endif
+	)
+		c->full = 1;
+	if (err == c->warned_errno)
+		return;
+	c->warned_errno = err;
+	ol_warn("device-link cache: cannot store '%s': %s", path,
+		ol_io_cause(err, "the cache", cause, sizeof(cause)));
 }
 
 /* ---- keys ---------------------------------------------------------------------- */
@@ -407,20 +456,31 @@ static int get_local(struct ol_cache *c, const char *key, struct ol_cache_lookup
 static int put_local(struct ol_cache *c, const char *key, const void *head, size_t head_size,
 		     const void *data, size_t size)
 {
-	char *path = entry_path(c, key), *dir = ol_xasprintf("%s/%.2s", c->dir, key);
-	int rc = 0;
+	char *path, *dir;
+	int err = 0;
 
-	if ((mkdir(dir, 0777) < 0 && errno != EEXIST) ||
-	    ol_cache_write_whole(c, path, head, head_size, data, size) < 0) {
-		ol_warn("device-link cache: cannot store '%s': %s", path, strerror(errno));
-		rc = -1;
+	if (!ol_cache_writable(c))
+		return -1;
+	path = entry_path(c, key);
+	dir = ol_xasprintf("%s/%.2s", c->dir, key);
+	/* A second try when a trim removed the subdirectory, empty, between
+	 * the mkdir and the rename. */
+	for (int tries = 0; tries < 2; tries++) {
+		err = mkdir(dir, 0777) < 0 && errno != EEXIST ? errno : 0;
+		if (!err)
+			err = ol_cache_write_whole(c, path, head, head_size, data, size);
+		if (err != ENOENT)
+			break;
+	}
+	if (err) {
+		ol_cache_write_failed(c, path, err);
 	} else {
 		c->stats.stores++;
 		c->stored_bytes += head_size + size;
 	}
 	free(dir);
 	free(path);
-	return rc;
+	return err ? -1 : 0;
 }
 
 int ol_cache_get(struct ol_cache *c, const char *key, struct ol_cache_lookup *out)
@@ -472,6 +532,8 @@ void ol_cache_close(struct ol_cache *c)
 	if (!c)
 		return;
 	ol_remotes_close(c->remotes);
+	ol_cache_save_identities(c);
+	ol_cache_release_identities(c);
 	ol_cache_update_stats(c);
 	free(c->dir);
 	free(c->tmp);

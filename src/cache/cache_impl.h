@@ -19,6 +19,9 @@ struct ol_cache {
 	struct ol_cache_stats stats;   /* this link's */
 	uint64_t stored_bytes;         /* written by this link */
 	struct ol_remotes *remotes;    /* NULL: none */
+	struct ol_id_table *ids;       /* identity.c; NULL until a key needs one */
+	int warned_errno;              /* the cause of the last write failure warned about */
+	int full;                      /* its device is full: no more writes this link */
 };
 
 /* Options and environment (cl may be NULL: environment only). */
@@ -26,11 +29,22 @@ int ol_cache_settings(const struct ol_cmdline *cl, struct ol_cache_settings *s);
 void ol_cache_settings_release(struct ol_cache_settings *s);
 struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s);
 int ol_cache_parse_size(const char *text, uint64_t *out);
+/* Returns 0, or the errno of the first call that failed. */
 int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head, size_t head_size,
 			 const void *data, size_t size);
+/* Writing into the directory failed with `err`: a warning naming the cause,
+ * once per cause per link; after a full device (ENOSPC, EDQUOT) the link
+ * writes nothing more there (ol_cache_writable). */
+void ol_cache_write_failed(struct ol_cache *c, const char *path, int err);
+int ol_cache_writable(const struct ol_cache *c);
 /* identity.c: the digest of an image's bytes, remembered per input object. */
 struct ol_device_image;
 void ol_key_image_bytes(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img);
+/* The remembered identities (<dir>/ids/table): written back at the end of a
+ * link that found new ones, within ol_cache_identity_budget(max_size) bytes. */
+void ol_cache_save_identities(struct ol_cache *c);
+void ol_cache_release_identities(struct ol_cache *c);
+uint64_t ol_cache_identity_budget(uint64_t max_size);
 /* Entries, the same bytes in the local directory and on remotes: a header
  * with the payload's size and SHA-256, then the payload. */
 #define OL_CACHE_ENTRY_HEADER 48

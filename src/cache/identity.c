@@ -1,9 +1,28 @@
 /*
- * identity: what a tool or a file contributes to a cache key, remembered in
- * <dir>/ids by (kind, path, device, inode, size, mtime) so that the common
- * case costs a stat(2): running `ptxas --version` or hashing libc on every
- * link would cost more than the lookup saves.  A tool or file that changes
- * changes its stat identity (a new mtime at least), and is looked at again.
+ * identity: what a tool or a file contributes to a cache key, and the digest
+ * of each image of an input object, remembered so that the common case costs
+ * a stat(2): running `ptxas --version`, hashing libc or 24 MiB of images on
+ * every link would cost more than the lookup saves.  Each is remembered by an
+ * id, the SHA-256 of (kind, path, device, inode, size, mtime) (for an image,
+ * of its object's and its index); a tool or file that changes changes its
+ * stat identity (a new mtime at least), and is looked at again.
+ *
+ * All of them live in one table, <dir>/ids/table.  (They were a file each:
+ * one small link remembers about 15 (the tool, the crt files, the host
+ * line's libraries, this executable, the LLVM part, the objects), and each
+ * 64-byte file took a 4 KiB block, so on a small disk they filled the cache
+ * before any image was stored.)
+ *
+ * The table: a header (magic, u32 version, u64 count, u32 CRC-32 of the
+ * records, u32 0), then `count` records sorted by id: id (32 bytes), value
+ * (32 bytes, a SHA-256), last used (u64, seconds since the epoch); integers
+ * little-endian.  A link reads it once, when it first needs an identity, and
+ * when it ends rewrites it whole (temp file, rename, so readers see one table
+ * or the other) if it computed identities or used records last marked used
+ * more than a day ago.  The rewrite merges what is on disk then (another
+ * link's additions) and keeps the most recently used records that fit in the
+ * table's share of --cache-max-size.  A table that fails its CRC is ignored:
+ * its identities are computed again, never trusted.
  */
 #include "cache_impl.h"
 #include "offload/diag.h"
@@ -11,9 +30,256 @@
 #include "offload/mapped_file.h"
 #include "offload/spawn.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <zlib.h>
+
+#define TABLE_MAGIC "OLID"
+#define TABLE_VERSION 1
+#define TABLE_HEADER 24
+#define RECORD_SIZE (2 * OL_SHA256_SIZE + 8)
+/* How stale a record's "last used" may get before a link that uses it
+ * rewrites the table: often enough to order records for pruning, rarely
+ * enough that links that compute nothing new write nothing. */
+#define USED_REFRESH_SECONDS (24 * 60 * 60)
+/* The table's share of the cache: small next to the images, and a bound on
+ * what every link reads. */
+#define TABLE_SHARE 32
+#define TABLE_MAX_BYTES (4u << 20)
+
+struct id_record {
+	uint8_t id[OL_SHA256_SIZE];
+	uint8_t value[OL_SHA256_SIZE];
+	uint64_t used;
+};
+
+struct ol_id_table {
+	int loaded;
+	struct id_record *v;      /* as read, sorted by id */
+	size_t n;
+	struct id_record *fresh;  /* computed, or used and due a new time, by this link */
+	size_t nfresh, cap;
+	uint64_t now;
+};
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static char *table_path(const struct ol_cache *c)
+{
+	return ol_xasprintf("%s/ids/table", c->dir);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return memcmp(((const struct id_record *)a)->id, ((const struct id_record *)b)->id,
+		      OL_SHA256_SIZE);
+}
+
+static int most_recent_first(const void *a, const void *b)
+{
+	const struct id_record *x = a, *y = b;
+
+	if (x->used != y->used)
+		return x->used > y->used ? -1 : 1;
+	return by_id(a, b);
+}
+
+/* The records of the table file, sorted by id; none when it is missing or
+ * damaged. */
+static void read_table(const struct ol_cache *c, struct id_record **out, size_t *nout)
+{
+	char *path = table_path(c);
+	uint8_t *buf = NULL;
+	size_t size = 0, n;
+	struct id_record *v;
+
+	*out = NULL;
+	*nout = 0;
+	if (ol_read_whole_file(path, &buf, &size) < 0) {
+		free(path);
+		return;
+	}
+	free(path);
+	n = size >= TABLE_HEADER ? (size - TABLE_HEADER) / RECORD_SIZE : 0;
+	if (size < TABLE_HEADER || memcmp(buf, TABLE_MAGIC, 4) != 0 || buf[4] != TABLE_VERSION ||
+	    get_u64(buf + 8) != n || TABLE_HEADER + n * RECORD_SIZE != size ||
+	    get_u64(buf + 16) != crc32_z(0, buf + TABLE_HEADER, size - TABLE_HEADER)) {
+		free(buf);
+		return;
+	}
+	v = ol_xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *r = buf + TABLE_HEADER + i * RECORD_SIZE;
+
+		memcpy(v[i].id, r, OL_SHA256_SIZE);
+		memcpy(v[i].value, r + OL_SHA256_SIZE, OL_SHA256_SIZE);
+		v[i].used = get_u64(r + 2 * OL_SHA256_SIZE);
+		/* Lookups search it: a table out of order is a damaged one. */
+		if (i > 0 && by_id(&v[i - 1], &v[i]) >= 0) {
+			free(v);
+			free(buf);
+			return;
+		}
+	}
+	free(buf);
+	*out = v;
+	*nout = n;
+}
+
+static struct ol_id_table *table(struct ol_cache *c)
+{
+	if (!c->ids)
+		c->ids = ol_xcalloc(1, sizeof(*c->ids));
+	if (!c->ids->loaded) {
+		c->ids->loaded = 1;
+		c->ids->now = (uint64_t)time(NULL);
+		read_table(c, &c->ids->v, &c->ids->n);
+		/* Its time says when it was last used, as an entry's: trimming
+		 * goes by it. */
+		if (c->ids->n) {
+			char *path = table_path(c);
+			utimensat(AT_FDCWD, path, NULL, 0);
+			free(path);
+		}
+	}
+	return c->ids;
+}
+
+static void remember(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
+		     const uint8_t value[OL_SHA256_SIZE])
+{
+	struct id_record *r;
+
+	if (t->nfresh == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->fresh = ol_xrealloc(t->fresh, t->cap * sizeof(*t->fresh));
+	}
+	r = &t->fresh[t->nfresh++];
+	memcpy(r->id, id, OL_SHA256_SIZE);
+	memcpy(r->value, value, OL_SHA256_SIZE);
+	r->used = t->now;
+}
+
+/* The remembered value of `id` into value; 0 when there is none. */
+static int recall(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
+		  uint8_t value[OL_SHA256_SIZE])
+{
+	struct id_record probe, *found;
+
+	memcpy(probe.id, id, OL_SHA256_SIZE);
+	found = t->n ? bsearch(&probe, t->v, t->n, sizeof(*t->v), by_id) : NULL;
+	if (found) {
+		memcpy(value, found->value, OL_SHA256_SIZE);
+		if (found->used + USED_REFRESH_SECONDS < t->now) {
+			found->used = t->now;   /* not due again in this link */
+			remember(t, id, value);
+		}
+		return 1;
+	}
+	for (size_t i = 0; i < t->nfresh; i++) {
+		if (memcmp(t->fresh[i].id, id, OL_SHA256_SIZE) == 0) {
+			memcpy(value, t->fresh[i].value, OL_SHA256_SIZE);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+uint64_t ol_cache_identity_budget(uint64_t max_size)
+{
+	uint64_t share = max_size / TABLE_SHARE;
+
+	return share < TABLE_MAX_BYTES ? share : TABLE_MAX_BYTES;
+}
+
+void ol_cache_save_identities(struct ol_cache *c)
+{
+	struct ol_id_table *t = c->ids;
+	struct id_record *disk, *all;
+	size_t ndisk, n = 0, keep;
+	uint64_t budget = ol_cache_identity_budget(c->max_size);
+	uint8_t header[TABLE_HEADER] = { 0 }, *records;
+	char *path;
+	int err;
+
+	if (!t || !t->nfresh || !ol_cache_writable(c) || budget < TABLE_HEADER + RECORD_SIZE)
+		return;
+	/* What is there now: another link may have added records since. */
+	read_table(c, &disk, &ndisk);
+	all = ol_xmalloc((ndisk + t->nfresh) * sizeof(*all));
+	qsort(t->fresh, t->nfresh, sizeof(*t->fresh), by_id);
+	for (size_t i = 0, j = 0; i < ndisk || j < t->nfresh;) {
+		int cmp = i == ndisk ? 1 : j == t->nfresh ? -1 : by_id(&disk[i], &t->fresh[j]);
+
+		if (cmp < 0) {
+			all[n++] = disk[i++];
+		} else {
+			/* This link's record of an id wins over the older one. */
+			if (cmp == 0)
+				i++;
+			if (n == 0 || by_id(&all[n - 1], &t->fresh[j]) != 0)
+				all[n++] = t->fresh[j];
+			j++;
+		}
+	}
+	free(disk);
+	keep = (size_t)((budget - TABLE_HEADER) / RECORD_SIZE);
+	if (n > keep) {
+		qsort(all, n, sizeof(*all), most_recent_first);
+		n = keep;
+		qsort(all, n, sizeof(*all), by_id);
+	}
+	records = ol_xmalloc(n * RECORD_SIZE + 1);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *r = records + i * RECORD_SIZE;
+
+		memcpy(r, all[i].id, OL_SHA256_SIZE);
+		memcpy(r + OL_SHA256_SIZE, all[i].value, OL_SHA256_SIZE);
+		put_u64(r + 2 * OL_SHA256_SIZE, all[i].used);
+	}
+	free(all);
+	memcpy(header, TABLE_MAGIC, 4);
+	header[4] = TABLE_VERSION;
+	put_u64(header + 8, n);
+	put_u64(header + 16, crc32_z(0, records, n * RECORD_SIZE));
+	path = table_path(c);
+	err = ol_cache_write_whole(c, path, header, sizeof(header), records, n * RECORD_SIZE);
+	if (err)
+		ol_cache_write_failed(c, path, err);
+	else
+		c->stored_bytes += TABLE_HEADER + n * RECORD_SIZE;
+	free(path);
+	free(records);
+}
+
+void ol_cache_release_identities(struct ol_cache *c)
+{
+	if (!c->ids)
+		return;
+	free(c->ids->v);
+	free(c->ids->fresh);
+	free(c->ids);
+	c->ids = NULL;
+}
+
+/* ---- tools and files ------------------------------------------------------------ */
 
 typedef int (*digest_fn)(const char *path, uint8_t digest[OL_SHA256_SIZE]);
 
@@ -47,16 +313,15 @@ static int content_digest(const char *path, uint8_t digest[OL_SHA256_SIZE])
 	return 0;
 }
 
-/* Looks the identity up in <dir>/ids, computing and remembering it on a miss. */
+/* Looks the identity up in the table, computing and remembering it on a miss. */
 static void key_identity(struct ol_cache *c, struct ol_sha256 *h, const char *kind,
 			 const char *path, digest_fn compute)
 {
 	struct stat st;
 	struct ol_sha256 id;
 	uint8_t id_digest[OL_SHA256_SIZE], digest[OL_SHA256_SIZE];
-	char id_hex[OL_CACHE_KEY_HEX], hex[OL_CACHE_KEY_HEX], *memo;
-	uint8_t *known = NULL;
-	size_t known_size = 0;
+	char hex[OL_CACHE_KEY_HEX];
+	struct ol_id_table *t = table(c);
 
 	ol_key_str(h, kind);
 	if (!path || stat(path, &st) < 0) {
@@ -73,62 +338,51 @@ static void key_identity(struct ol_cache *c, struct ol_sha256 *h, const char *ki
 	ol_key_u64(&id, (uint64_t)st.st_mtim.tv_sec);
 	ol_key_u64(&id, (uint64_t)st.st_mtim.tv_nsec);
 	ol_sha256_final(&id, id_digest);
-	ol_sha256_hex(id_digest, id_hex);
-	memo = ol_xasprintf("%s/ids/%s", c->dir, id_hex);
-	if (ol_read_whole_file(memo, &known, &known_size) == 0 && known_size == OL_CACHE_KEY_HEX - 1) {
-		ol_key_bytes(h, known, known_size);
-	} else if (compute(path, digest) == 0) {
-		ol_sha256_hex(digest, hex);
-		ol_key_bytes(h, hex, OL_CACHE_KEY_HEX - 1);
-		ol_cache_write_whole(c, memo, hex, OL_CACHE_KEY_HEX - 1, NULL, 0);
-	} else {
-		ol_key_str(h, "unreadable");
-		ol_key_str(h, path);
+	if (!recall(t, id_digest, digest)) {
+		if (compute(path, digest) < 0) {
+			ol_key_str(h, "unreadable");
+			ol_key_str(h, path);
+			return;
+		}
+		remember(t, id_digest, digest);
 	}
-	free(known);
-	free(memo);
+	/* The key takes the digest in hex, as when the memos were text files. */
+	ol_sha256_hex(digest, hex);
+	ol_key_bytes(h, hex, OL_CACHE_KEY_HEX - 1);
 }
 
 /*
- * An image's bytes: the digests of all images of one object (a file, or an
- * archive member) are remembered together, by the file's identity and the
- * member's offset, so a relink reads one small file per input object instead
- * of hashing every image again (24 MiB for a 100-unit, 4-GPU program).  The
- * digest is of the image's bytes alone: an object whose host code changed
- * gets the same image digests back, and the link still hits.
+ * An image's bytes: the digest of one image of an object (a file, or an
+ * archive member), remembered by the file's identity, the member's offset
+ * and the image's index, so a relink hashes no image again (24 MiB for a
+ * 100-unit, 4-GPU program).  The digest is of the image's bytes alone: an
+ * object whose host code changed gets the same image digests back, and the
+ * link still hits.
  */
-static int object_image_digests(struct ol_cache *c, const struct ol_object *obj, uint8_t *digests)
+static int image_digest(struct ol_cache *c, const struct ol_object *obj, size_t index,
+			uint8_t digest[OL_SHA256_SIZE])
 {
 	struct ol_mapped_file *mf = obj->path ? ol_map_file(obj->path) : NULL;
+	struct ol_id_table *t = table(c);
 	struct ol_sha256 id;
 	uint8_t id_digest[OL_SHA256_SIZE];
-	char id_hex[OL_CACHE_KEY_HEX], *memo;
-	uint8_t *known = NULL;
-	size_t known_size = 0, want = obj->nimages * OL_SHA256_SIZE;
 
 	if (!mf || !mf->data || obj->data < mf->data || obj->data > mf->data + mf->size)
 		return -1;
 	ol_sha256_init(&id);
-	ol_key_str(&id, "images");
+	ol_key_str(&id, "image");
 	ol_key_u64(&id, mf->dev);
 	ol_key_u64(&id, mf->ino);
 	ol_key_u64(&id, mf->size);
 	ol_key_u64(&id, (uint64_t)mf->mtime_ns);
 	ol_key_u64(&id, (uint64_t)(obj->data - mf->data));
 	ol_key_u64(&id, obj->nimages);
+	ol_key_u64(&id, index);
 	ol_sha256_final(&id, id_digest);
-	ol_sha256_hex(id_digest, id_hex);
-	memo = ol_xasprintf("%s/ids/%s", c->dir, id_hex);
-	if (ol_read_whole_file(memo, &known, &known_size) == 0 && known_size == want) {
-		memcpy(digests, known, want);
-	} else {
-		for (size_t i = 0; i < obj->nimages; i++)
-			ol_sha256(obj->images[i].bin.image, obj->images[i].bin.image_size,
-				  digests + i * OL_SHA256_SIZE);
-		ol_cache_write_whole(c, memo, digests, want, NULL, 0);
+	if (!recall(t, id_digest, digest)) {
+		ol_sha256(obj->images[index].bin.image, obj->images[index].bin.image_size, digest);
+		remember(t, id_digest, digest);
 	}
-	free(known);
-	free(memo);
 	return 0;
 }
 
@@ -137,19 +391,13 @@ void ol_key_image_bytes(struct ol_cache *c, struct ol_sha256 *h, const struct ol
 	const struct ol_object *obj = img->owner;
 	size_t index = obj && img >= obj->images && img < obj->images + obj->nimages
 			       ? (size_t)(img - obj->images) : SIZE_MAX;
-	uint8_t *digests;
+	uint8_t digest[OL_SHA256_SIZE];
 
 	ol_key_u64(h, img->bin.image_size);
-	if (index == SIZE_MAX) {
-		ol_key_bytes(h, img->bin.image, img->bin.image_size);
-		return;
-	}
-	digests = ol_xmalloc(obj->nimages * OL_SHA256_SIZE);
-	if (object_image_digests(c, obj, digests) == 0)
-		ol_key_bytes(h, digests + index * OL_SHA256_SIZE, OL_SHA256_SIZE);
+	if (index != SIZE_MAX && image_digest(c, obj, index, digest) == 0)
+		ol_key_bytes(h, digest, OL_SHA256_SIZE);
 	else
 		ol_key_bytes(h, img->bin.image, img->bin.image_size);
-	free(digests);
 }
 
 void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path)

@@ -249,7 +249,15 @@ static int http_put(void *conn, const char *key, const uint8_t *data, size_t siz
 	free(url);
 	if (status >= 200 && status < 300)
 		return 0;
-	if (status >= 0)
+	/* 507 is the server's ENOSPC (WebDAV, nginx's dav module), 413 a
+	 * limit on what it takes: name them, not just the number. */
+	if (status == 507)
+		*why = ol_remote_message("no space left on the server: PUT answered HTTP 507 "
+					 "Insufficient Storage");
+	else if (status == 413)
+		*why = ol_remote_message("the entry, %zu bytes, is larger than the server takes: "
+					 "PUT answered HTTP 413", size);
+	else if (status >= 0)
 		*why = ol_remote_message("PUT answered HTTP %ld", status);
 	return -1;
 }

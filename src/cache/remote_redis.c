@@ -53,7 +53,13 @@ static redisReply *command(struct redis_conn *rc, char **why, const char *fmt, .
 		return NULL;
 	}
 	if (reply->type == REDIS_REPLY_ERROR) {
-		*why = ol_remote_message("Redis answered: %.*s", (int)reply->len, reply->str);
+		/* A server at its maxmemory without an eviction policy refuses
+		 * every SET with "OOM ...": a full store, named as such. */
+		int full = reply->len >= 4 && memcmp(reply->str, "OOM ", 4) == 0;
+
+		*why = ol_remote_message("%sRedis answered: %.*s",
+					 full ? "no space left on the server, its maxmemory reached; " : "",
+					 (int)reply->len, reply->str);
 		freeReplyObject(reply);
 		return NULL;
 	}

@@ -5,9 +5,12 @@
  * <dir>/stats holds "name value" lines; each link adds its counters under an
  * exclusive flock(2), a few microseconds.  The same lock is held while the
  * directory is trimmed, which happens when the bytes stored since the last
- * trim pass a tenth of the limit: one walk over the entries, oldest-used
- * removed first down to 90% of the limit.  A link never waits for more than
- * that walk, and only the one that crossed the line does it.
+ * trim pass a tenth of the limit: one walk over the directory, oldest-used
+ * files removed first down to 90% of the limit.  A link never waits for more
+ * than that walk, and only the one that crossed the line does it.  The limit
+ * covers what the files take on the disk, the cache's own (the identity
+ * table, these counters, the directories) included, and the identity table
+ * is trimmed like an entry.
  */
 #include "cache_impl.h"
 #include "offload/diag.h"
@@ -53,27 +56,43 @@ static void read_counters(FILE *f, struct counters *k)
 				*counter(k, i) = value;
 }
 
-static void write_counters(FILE *f, const struct counters *k)
+/* Rewrites the counters in place (the lock is on this file, so it cannot be
+ * replaced by a rename); 0, or the errno of the call that failed. */
+static int write_counters(FILE *f, const struct counters *k)
 {
-	rewind(f);
-	if (ftruncate(fileno(f), 0) < 0)
-		return;
+	char text[512];
+	size_t len = 0, done = 0;
+
 	for (size_t i = 0; i < sizeof(counter_names) / sizeof(counter_names[0]); i++)
-		fprintf(f, "%s %" PRIu64 "\n", counter_names[i], *counter((struct counters *)k, i));
-	fflush(f);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %" PRIu64 "\n",
+					counter_names[i], *counter((struct counters *)k, i));
+	/* Written over the old text first, then cut to length: a full device
+	 * leaves the old counters rather than none. */
+	while (done < len) {
+		ssize_t w = pwrite(fileno(f), text + done, len - done, (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		done += (size_t)w;
+	}
+	return ftruncate(fileno(f), (off_t)len) < 0 ? errno : 0;
 }
 
-/* The stats file, opened and locked; NULL when it cannot be. */
-static FILE *lock_stats(const char *dir)
+/* The stats file, opened and locked; NULL and *err when it cannot be. */
+static FILE *lock_stats(const char *dir, int *err)
 {
 	char *path = ol_xasprintf("%s/stats", dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	FILE *f;
+	FILE *f = NULL;
 
+	*err = fd < 0 ? errno : 0;
 	free(path);
 	if (fd < 0)
 		return NULL;
 	if (flock(fd, LOCK_EX) < 0 || !(f = fdopen(fd, "r+"))) {
+		*err = errno;
 		close(fd);
 		return NULL;
 	}
@@ -85,19 +104,36 @@ static void unlock_stats(FILE *f)
 	fclose(f);   /* closing the descriptor releases the lock */
 }
 
-/* ---- the entries ------------------------------------------------------------- */
+/* ---- what the directory holds ------------------------------------------------- */
 
-struct entry {
+/* A file trimming may remove: an entry, or metadata that can be computed
+ * again (the identity table, and the one-file-per-identity memos of older
+ * versions in ids/). */
+struct item {
 	char *path;
 	uint64_t size;
 	struct timespec used;
+	int is_entry;
 };
 
-struct entries {
-	struct entry *v;
+struct listing {
+	struct item *v;
 	size_t n;
-	uint64_t bytes;
+	uint64_t bytes;            /* everything below: items, directories, stats */
+	size_t entries;            /* how many items are entries */
+	uint64_t metadata_bytes;   /* all but the entries */
 };
+
+/* What a file or directory takes on its device: a 64-byte file takes a
+ * block (4 KiB), and that is what fills a small disk. */
+static uint64_t disk_usage(const struct stat *st)
+{
+	uint64_t allocated = (uint64_t)st->st_blocks * 512;
+
+	/* A file system that reports no blocks for a file with data (some
+	 * network and FUSE ones) is taken at its word for directories only. */
+	return allocated || S_ISDIR(st->st_mode) ? allocated : (uint64_t)st->st_size;
+}
 
 static int is_hex(const char *s, size_t len)
 {
@@ -109,59 +145,101 @@ static int is_hex(const char *s, size_t len)
 	return 1;
 }
 
-/* Every entry of the directory (the 256 two-hex subdirectories). */
-static void list_entries(const char *dir, struct entries *out)
+static void add_item(struct listing *out, char *path, const struct stat *st, int is_entry)
+{
+	uint64_t size = disk_usage(st);
+
+	out->v = ol_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v[out->n].path = path;
+	out->v[out->n].size = size;
+	out->v[out->n].used = st->st_mtim;
+	out->v[out->n].is_entry = is_entry;
+	out->n++;
+	out->bytes += size;
+	if (is_entry)
+		out->entries++;
+	else
+		out->metadata_bytes += size;
+}
+
+/* What a file or directory of the layout takes, when it is there. */
+static void add_fixed(struct listing *out, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		out->bytes += disk_usage(&st);
+		out->metadata_bytes += disk_usage(&st);
+	}
+}
+
+/* The regular files of `sub` as items (for entries, those named by a key). */
+static void list_files(struct listing *out, const char *sub, int is_entry)
+{
+	DIR *dir = opendir(sub);
+	struct dirent *e;
+
+	while (dir && (e = readdir(dir))) {
+		struct stat st;
+		char *path;
+
+		if (e->d_name[0] == '.' || (is_entry && !is_hex(e->d_name, OL_CACHE_KEY_HEX - 1)))
+			continue;
+		path = ol_xasprintf("%s/%s", sub, e->d_name);
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		add_item(out, path, &st, is_entry);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* Every entry (in the 256 two-hex subdirectories) and the metadata: the
+ * limit covers the whole directory, so that the cache's own files can never
+ * fill it.  Files being written in tmp/ are not counted: they are renamed
+ * into place (and counted) or removed. */
+static void list_cache(const char *dir, struct listing *out)
 {
 	DIR *top = opendir(dir);
 	struct dirent *d;
+	char *path;
 
 	memset(out, 0, sizeof(*out));
 	if (!top)
 		return;
 	while ((d = readdir(top))) {
-		char *sub;
-		DIR *inner;
-		struct dirent *e;
-
 		if (!is_hex(d->d_name, 2))
 			continue;
-		sub = ol_xasprintf("%s/%s", dir, d->d_name);
-		inner = opendir(sub);
-		while (inner && (e = readdir(inner))) {
-			struct stat st;
-			char *path;
-
-			if (!is_hex(e->d_name, OL_CACHE_KEY_HEX - 1))
-				continue;
-			path = ol_xasprintf("%s/%s", sub, e->d_name);
-			if (stat(path, &st) < 0) {
-				free(path);
-				continue;
-			}
-			out->v = ol_xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
-			out->v[out->n].path = path;
-			out->v[out->n].size = (uint64_t)st.st_size;
-			out->v[out->n].used = st.st_mtim;
-			out->n++;
-			out->bytes += (uint64_t)st.st_size;
-		}
-		if (inner)
-			closedir(inner);
-		free(sub);
+		path = ol_xasprintf("%s/%s", dir, d->d_name);
+		add_fixed(out, path);
+		list_files(out, path, 1);
+		free(path);
 	}
 	closedir(top);
+	add_fixed(out, dir);
+	for (const char *const *name = (const char *const[]){ "stats", "tmp", "ids", NULL }; *name;
+	     name++) {
+		path = ol_xasprintf("%s/%s", dir, *name);
+		add_fixed(out, path);
+		free(path);
+	}
+	path = ol_xasprintf("%s/ids", dir);
+	list_files(out, path, 0);
+	free(path);
 }
 
-static void release_entries(struct entries *e)
+static void release_listing(struct listing *l)
 {
-	for (size_t i = 0; i < e->n; i++)
-		free(e->v[i].path);
-	free(e->v);
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].path);
+	free(l->v);
 }
 
 static int older_first(const void *a, const void *b)
 {
-	const struct entry *x = a, *y = b;
+	const struct item *x = a, *y = b;
 
 	if (x->used.tv_sec != y->used.tv_sec)
 		return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
@@ -170,32 +248,58 @@ static int older_first(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-/* Removes least recently used entries until the directory holds at most
- * `target` bytes; returns how many went. */
-static uint64_t trim(const char *dir, uint64_t target)
+/* The two-hex subdirectories left empty: where a directory takes a block
+ * (not on tmpfs), 256 of them would otherwise hold a megabyte forever.  A
+ * link storing into one meanwhile finds it gone and makes it again
+ * (put_local in cache.c). */
+static void remove_empty_subdirs(const char *dir)
 {
-	struct entries e;
-	uint64_t removed = 0;
+	DIR *top = opendir(dir);
+	struct dirent *d;
 
-	list_entries(dir, &e);
-	qsort(e.v, e.n, sizeof(*e.v), older_first);
-	for (size_t i = 0; i < e.n && e.bytes > target; i++) {
-		if (unlink(e.v[i].path) == 0) {
-			e.bytes -= e.v[i].size;
-			removed++;
+	while (top && (d = readdir(top))) {
+		if (is_hex(d->d_name, 2)) {
+			char *sub = ol_xasprintf("%s/%s", dir, d->d_name);
+			rmdir(sub);   /* fails, as it should, when not empty */
+			free(sub);
 		}
 	}
-	release_entries(&e);
+	if (top)
+		closedir(top);
+}
+
+/* Removes the least recently used files, entries and metadata alike, until
+ * the directory takes at most `target` bytes; returns how many entries went. */
+static uint64_t trim(const char *dir, uint64_t target)
+{
+	struct listing l;
+	uint64_t removed = 0;
+
+	list_cache(dir, &l);
+	qsort(l.v, l.n, sizeof(*l.v), older_first);
+	for (size_t i = 0; i < l.n && l.bytes > target; i++) {
+		if (unlink(l.v[i].path) == 0) {
+			l.bytes -= l.v[i].size;
+			removed += l.v[i].is_entry;
+		}
+	}
+	release_listing(&l);
+	remove_empty_subdirs(dir);
 	return removed;
 }
 
 void ol_cache_update_stats(struct ol_cache *c)
 {
 	struct counters k;
-	FILE *f = lock_stats(c->dir);
+	char *path = ol_xasprintf("%s/stats", c->dir);
+	int err;
+	FILE *f = lock_stats(c->dir, &err);
 
-	if (!f)
+	if (!f) {
+		ol_cache_write_failed(c, path, err);
+		free(path);
 		return;
+	}
 	read_counters(f, &k);
 	k.hits += c->stats.hits;
 	k.misses += c->stats.misses;
@@ -210,8 +314,11 @@ void ol_cache_update_stats(struct ol_cache *c)
 		k.evicted += trim(c->dir, c->max_size / 10 * 9);
 		k.since_trim = 0;
 	}
-	write_counters(f, &k);
+	err = write_counters(f, &k);
+	if (err)
+		ol_cache_write_failed(c, path, err);
 	unlock_stats(f);
+	free(path);
 }
 
 /* ---- offload-link cache ... ---------------------------------------------------- */
@@ -224,22 +331,34 @@ static int usage(void)
 	return 2;
 }
 
+/* "12.0 KiB", "3.4 MiB": a small cache's size should not read 0.0. */
+static const char *human_size(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes < (1u << 20))
+		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
+	else
+		snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
+	return buf;
+}
+
 static void print_stats(const struct ol_cache_settings *s, const struct counters *k,
-			const struct entries *e, int json)
+			const struct listing *e, int json)
 {
 	uint64_t lookups = k->hits + k->misses;
+	char size[32], limit[32];
 	double rate = lookups ? 100.0 * (double)k->hits / (double)lookups : 0.0;
 
 	if (json) {
 		printf("{\"directory\": \"%s\", \"hits\": %" PRIu64 ", \"misses\": %" PRIu64
 		       ", \"hit_rate\": %.1f, \"stores\": %" PRIu64 ", \"dropped\": %" PRIu64
 		       ", \"evicted\": %" PRIu64 ", \"entries\": %zu, \"size\": %" PRIu64
+		       ", \"metadata_size\": %" PRIu64
 		       ", \"max_size\": %" PRIu64 ", \"remote_hits\": %" PRIu64
 		       ", \"remote_misses\": %" PRIu64 ", \"remote_stores\": %" PRIu64
 		       ", \"remote_errors\": %" PRIu64 "}\n",
-		       s->dir, k->hits, k->misses, rate, k->stores, k->dropped, k->evicted, e->n,
-		       e->bytes, s->max_size, k->remote_hits, k->remote_misses, k->remote_stores,
-		       k->remote_errors);
+		       s->dir, k->hits, k->misses, rate, k->stores, k->dropped, k->evicted,
+		       e->entries, e->bytes, e->metadata_bytes, s->max_size, k->remote_hits,
+		       k->remote_misses, k->remote_stores, k->remote_errors);
 		return;
 	}
 	printf("cache directory   %s\n", s->dir);
@@ -249,9 +368,11 @@ static void print_stats(const struct ol_cache_settings *s, const struct counters
 	printf("stores            %" PRIu64 "\n", k->stores);
 	printf("dropped (corrupt) %" PRIu64 "\n", k->dropped);
 	printf("evicted           %" PRIu64 "\n", k->evicted);
-	printf("entries           %zu\n", e->n);
-	printf("size              %.1f MiB of %.1f MiB\n", (double)e->bytes / 1048576.0,
-	       (double)s->max_size / 1048576.0);
+	printf("entries           %zu\n", e->entries);
+	printf("size              %s of %s\n", human_size(e->bytes, size, sizeof(size)),
+	       human_size(s->max_size, limit, sizeof(limit)));
+	printf("of which metadata %s (identities, counters, directories)\n",
+	       human_size(e->metadata_bytes, size, sizeof(size)));
 	printf("remote hits       %" PRIu64 "\n", k->remote_hits);
 	printf("remote misses     %" PRIu64 "\n", k->remote_misses);
 	printf("remote stores     %" PRIu64 "\n", k->remote_stores);
@@ -262,9 +383,9 @@ int ol_cache_command(int argc, char **argv)
 {
 	struct ol_cache_settings s;
 	struct counters k;
-	struct entries e;
+	struct listing e;
 	const char *verb = argc > 1 ? argv[1] : NULL;
-	int json = 0, rc = 0;
+	int json = 0, rc = 0, err;
 	FILE *f;
 
 	if (ol_cache_settings(NULL, &s) < 0)
@@ -295,9 +416,12 @@ int ol_cache_command(int argc, char **argv)
 		ol_cache_settings_release(&s);
 		return 1;
 	}
-	f = lock_stats(s.dir);
+	f = lock_stats(s.dir, &err);
 	if (!f && strcmp(verb, "stats") != 0) {
-		ol_error("cannot use the cache directory '%s': %s", s.dir, strerror(errno));
+		char cause[OL_IO_CAUSE_SIZE];
+
+		ol_error("cannot use the cache directory '%s': %s", s.dir,
+			 ol_io_cause(err, "the cache", cause, sizeof(cause)));
 		ol_cache_settings_release(&s);
 		return 1;
 	}
@@ -311,11 +435,15 @@ int ol_cache_command(int argc, char **argv)
 		k.evicted += trim(s.dir, 0);
 		k.since_trim = 0;
 	}
-	if (f && strcmp(verb, "stats") != 0)
-		write_counters(f, &k);
-	list_entries(s.dir, &e);
+	if (f && strcmp(verb, "stats") != 0 && (err = write_counters(f, &k)) != 0) {
+		char cause[OL_IO_CAUSE_SIZE];
+
+		ol_warn("cannot update '%s/stats': %s", s.dir,
+			ol_io_cause(err, "the cache", cause, sizeof(cause)));
+	}
+	list_cache(s.dir, &e);
 	print_stats(&s, &k, &e, json);
-	release_entries(&e);
+	release_listing(&e);
 	if (f)
 		unlock_stats(f);
 	ol_cache_settings_release(&s);

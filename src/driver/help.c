@@ -62,13 +62,89 @@ static void help_name(const struct ol_opt *rec, struct strbuf *sb)
 	}
 }
 
+/* Two records --help shows alike (22's --wrapper-jobs=<number> and 16's and
+ * 19's) are one option to a reader. */
+static int shown_alike(const struct ol_opt *a, const struct ol_opt *b)
+{
+	return a->kind == b->kind && strcmp(a->prefixes[0], b->prefixes[0]) == 0 &&
+	       strcmp(a->name, b->name) == 0;
+}
+
+/* The releases of clang-linker-wrapper that have the option as `rec` shows
+ * it: its own record's and those of every record shown alike. */
+static unsigned option_releases(const struct ol_opt *rec)
+{
+	unsigned versions = rec->versions;
+
+	for (size_t v = 0; v < OL_NOPTS; v++)
+		if (shown_alike(rec, &ol_opts[v]))
+			versions |= ol_opts[v].versions;
+	return versions;
+}
+
+/* "16, 19": the releases in `versions`. */
+static void add_releases(struct strbuf *sb, unsigned versions)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} releases[] = { { OL_V16, "16" }, { OL_V19, "19" }, { OL_V22, "22" } };
+	const char *sep = "";
+
+	for (size_t k = 0; k < sizeof(releases) / sizeof(releases[0]); k++) {
+		if (versions & releases[k].bit) {
+			strbuf_addf(sb, "%s%s", sep, releases[k].name);
+			sep = ", ";
+		}
+	}
+}
+
+/* The text --help shows for rec: its help, the releases that have it when
+ * not all three ("[16, 19]") at the end of its first line, then the rest
+ * (an example). */
+static void help_text(const struct ol_opt *rec, const char *help, struct strbuf *out)
+{
+	const char *nl = strchr(help, '\n');
+	unsigned versions = option_releases(rec);
+
+	strbuf_add(out, help, nl ? (size_t)(nl - help) : strlen(help));
+	if (versions != OL_VALL) {
+		strbuf_addstr(out, " [");
+		add_releases(out, versions);
+		strbuf_addch(out, ']');
+	}
+	if (nl)
+		strbuf_addstr(out, nl);
+}
+
+/* The overview: what offload-link is, how clang comes to run it, and how to
+ * read the list. */
+static const char overview[] =
+	"OVERVIEW: offload-link " OL_VERSION ", the link step of offloading programs\n"
+	"(OpenMP target offloading, CUDA and HIP through clang's new offloading driver,\n"
+	"SYCL) and a drop-in replacement for clang-linker-wrapper 16, 19 and 22.\n"
+	"\n"
+	"It finds the device code in the objects, archives and bitcode files of the\n"
+	"link, links it for each device target, wraps the linked images in a module\n"
+	"that registers them with the offloading runtime when the program starts, and\n"
+	"runs the host linker (--linker-path) with that module added. Arguments it\n"
+	"does not know go to the host linker as they are.\n"
+	"\n"
+	"clang looks for clang-linker-wrapper in its -B directories before its own:\n"
+	"clang -B <dir> runs <dir>/clang-linker-wrapper. offload-link installs one in\n"
+	"PREFIX/libexec/offload-link (PREFIX: where offload-link is installed), so\n"
+	"clang -B PREFIX/libexec/offload-link, or clang\n"
+	"--config=PREFIX/share/offload-link/clang.cfg, links through offload-link.\n"
+	"\n"
+	"An option marked [16, 19] is in those releases of clang-linker-wrapper only;\n"
+	"--offload-abi=<16|19|22> lists the options of one release.\n\n";
+
 /* OptTable::printHelp's layout: names padded to the widest one of at most
  * 23 characters, longer names on a line of their own. */
 void ol_print_help(const char *argv0, enum ol_flavor flavor, int show_hidden)
 {
 	const unsigned short *order = ol_opts_sorted();
-	struct strbuf names[OL_NOPTS];
-	const char *texts[OL_NOPTS];
+	struct strbuf names[OL_NOPTS], texts[OL_NOPTS];
 	struct strbuf out = STRBUF_INIT;
 	size_t n = 0, width = 0;
 	int upstream = invoked_as_upstream(argv0);
@@ -86,25 +162,19 @@ void ol_print_help(const char *argv0, enum ol_flavor flavor, int show_hidden)
 			continue;
 		names[n] = (struct strbuf)STRBUF_INIT;
 		help_name(rec, &names[n]);
-		texts[n] = text;
+		texts[n] = (struct strbuf)STRBUF_INIT;
+		help_text(rec, text, &texts[n]);
 		if (names[n].len <= OL_HELP_NAME_WIDTH && names[n].len > width)
 			width = names[n].len;
 		n++;
 	}
 
-	strbuf_addstr(&out, "OVERVIEW: \n"
-		      "A wrapper utility over the host linker. It scans the input files\n"
-		      "for sections that require additional processing prior to linking.\n"
-		      "The will then transparently pass all arguments and input to the\n"
-		      "specified host linker to create the final binary.\n");
-	strbuf_addstr(&out, "This is offload-link " OL_VERSION
-		      ", compatible with clang-linker-wrapper 16, 19 and 22.\n\n\n");
+	strbuf_addstr(&out, overview);
 	if (upstream)
-		strbuf_addstr(&out, "USAGE: clang-linker-wrapper [options] -- "
-			      "<options to passed to the linker>\n\n");
+		strbuf_addstr(&out, "USAGE: clang-linker-wrapper [options] [host linker arguments]\n\n");
 	else
-		strbuf_addstr(&out, "USAGE: offload-link [options] -- "
-			      "<options to pass to the linker>\n\n");
+		strbuf_addstr(&out, "USAGE: offload-link [options] [host linker arguments]\n"
+			      "       offload-link <command> [arguments]\n\n");
 	strbuf_addstr(&out, "OPTIONS:\n");
 	for (size_t k = 0; k < n; k++) {
 		size_t pad;
@@ -116,7 +186,7 @@ void ol_print_help(const char *argv0, enum ol_flavor flavor, int show_hidden)
 		} else {
 			pad = width - names[k].len + 1;
 		}
-		for (const char *line = texts[k]; line;) {
+		for (const char *line = texts[k].buf; line;) {
 			const char *nl = strchr(line, '\n');
 			size_t llen = nl ? (size_t)(nl - line) : strlen(line);
 
@@ -125,6 +195,7 @@ void ol_print_help(const char *argv0, enum ol_flavor flavor, int show_hidden)
 			pad = width + 2 + 1;
 		}
 		strbuf_release(&names[k]);
+		strbuf_release(&texts[k]);
 	}
 	if (!upstream && listed_commands) {
 		strbuf_addstr(&out, "\nCOMMANDS:\n");
@@ -171,69 +242,55 @@ static void roff_line(struct strbuf *out, const char *text)
 	strbuf_addch(out, '\n');
 }
 
-static void man_releases(struct strbuf *out, unsigned versions)
-{
-	static const struct {
-		unsigned bit;
-		const char *name;
-	} releases[] = { { OL_V16, "16" }, { OL_V19, "19" }, { OL_V22, "22" } };
-	const char *sep = "";
-
-	strbuf_addstr(out, " In clang\\-linker\\-wrapper ");
-	for (size_t k = 0; k < 3; k++) {
-		if (versions & releases[k].bit) {
-			strbuf_addf(out, "%s%s", sep, releases[k].name);
-			sep = ", ";
-		}
-	}
-	strbuf_addstr(out, " only.");
-}
-
-/* Another record spelled as `rec` for the same option, with or without the
- * VARIANT flag. */
-static int same_option(const struct ol_opt *rec, const struct ol_opt *other, int variant)
-{
-	return other != rec && !(other->flags & OL_OPTF_VARIANT) == !variant &&
-	       other->canon == rec->canon && strcmp(other->name, rec->name) == 0;
-}
-
 /* Every option of --help-hidden for every release, with the releases whose
- * table has it; a VARIANT (another release's record of an option) spelled
- * as its option adds its releases to that entry, one spelled otherwise
- * ("--sysroot" of 16, "--sysroot=" of 19 and 22) has its own. */
+ * table has it; records shown alike are one entry (a VARIANT, another
+ * release's record, adds its releases to it), records spelled otherwise
+ * ("--sysroot" of 16, "--sysroot=" of 19 and 22) have their own.  An
+ * example, the text's second line, gets a line of its own. */
 static void man_options(struct strbuf *out)
 {
 	const unsigned short *order = ol_opts_sorted();
 
 	for (size_t k = 0; k < OL_NOPTS; k++) {
 		const struct ol_opt *rec = &ol_opts[order[k]];
-		const char *text = rec->help;
+		const char *text = rec->help, *nl;
 		struct strbuf name = STRBUF_INIT;
-		unsigned versions = rec->versions;
-		int spelled_as_another = 0;
+		unsigned versions = option_releases(rec);
+		int shown_as_another = 0;
+		size_t first;
 
 		for (size_t v = 0; v < OL_NOPTS && (rec->flags & OL_OPTF_VARIANT); v++)
-			spelled_as_another |= same_option(rec, &ol_opts[v], 0);
-		if (spelled_as_another)
+			shown_as_another |= !(ol_opts[v].flags & OL_OPTF_VARIANT) &&
+					    shown_alike(rec, &ol_opts[v]);
+		if (shown_as_another)
 			continue;
 		if (!text && rec->alias != OPT_COUNT)
 			text = ol_opts[rec->alias].help;
 		if (!text || !*text)
 			continue;
-		for (size_t v = 0; v < OL_NOPTS; v++)
-			if (same_option(rec, &ol_opts[v], 1))
-				versions |= ol_opts[v].versions;
+		nl = strchr(text, '\n');
+		first = nl ? (size_t)(nl - text) : strlen(text);
 		help_name(rec, &name);
 		strbuf_addstr(out, ".TP\n.B ");
 		roff_line(out, name.buf);
-		roff_text(out, text, strlen(text));
-		if (text[strlen(text) - 1] != '.')
+		roff_text(out, text, first);
+		if (first == 0 || text[first - 1] != '.')
 			strbuf_addch(out, '.');
-		if (versions != OL_VALL)
-			man_releases(out, versions);
+		if (versions != OL_VALL) {
+			strbuf_addstr(out, " In clang\\-linker\\-wrapper ");
+			add_releases(out, versions);
+			strbuf_addstr(out, " only.");
+		}
 		if (rec->flags & OL_OPTF_HIDDEN)
 			strbuf_addstr(out, " Listed by \\-\\-help\\-hidden.");
 		strbuf_addch(out, '\n');
+		for (const char *line = nl; line; line = strchr(line + 1, '\n')) {
+			const char *end = strchr(line + 1, '\n');
+
+			strbuf_addstr(out, ".br\n");
+			roff_text(out, line + 1, end ? (size_t)(end - line - 1) : strlen(line + 1));
+			strbuf_addch(out, '\n');
+		}
 		strbuf_release(&name);
 	}
 }

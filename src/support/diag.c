@@ -257,6 +257,20 @@ void ol_bug(const char *file, int line, const char *msg)
 	abort();
 }
 
+const char *ol_io_cause(int err, const char *holder, char *buf, size_t size)
+{
+	if (err == ENOSPC)
+		snprintf(buf, size, "no space left on the device holding %s (ENOSPC)", holder);
+#ifdef EDQUOT
+	else if (err == EDQUOT)
+		snprintf(buf, size, "no space left on the device holding %s "
+			 "(disk quota exceeded, EDQUOT)", holder);
+#endif
+	else
+		snprintf(buf, size, "%s", strerror(err));
+	return buf;
+}
+
 int ol_error_count(void)
 {
 	return atomic_load(&error_count);

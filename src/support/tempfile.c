@@ -279,7 +279,12 @@ const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out)
 			ol_temp_register(path);
 	}
 	if (fd < 0) {
-		ol_error("cannot create temporary file '%s': %s", path, strerror(errno));
+		char cause[OL_IO_CAUSE_SIZE];
+
+		ol_error("cannot create temporary file '%s': %s", path,
+			 ol_io_cause(errno, save_temps ? "the working directory"
+						       : "the temporary directory",
+				     cause, sizeof(cause)));
 		free(path);
 		return NULL;
 	}
@@ -292,7 +297,7 @@ const char *ol_temp_create(const char *prefix, const char *ext, int *fd_out)
 	return result;
 }
 
-static int write_all(int fd, const void *data, size_t size)
+int ol_write_all(int fd, const void *data, size_t size)
 {
 	const char *p = data;
 	while (size > 0) {
@@ -300,7 +305,7 @@ static int write_all(int fd, const void *data, size_t size)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return -1;
+			return errno;
 		}
 		p += w;
 		size -= (size_t)w;
@@ -308,9 +313,27 @@ static int write_all(int fd, const void *data, size_t size)
 	return 0;
 }
 
+/* Writes the whole buffer and closes fd; 0, or the errno of the first call
+ * that failed (fd is closed either way). */
+static int write_and_close(int fd, const void *data, size_t size)
+{
+	int err = ol_write_all(fd, data, size);
+
+	if (close(fd) < 0 && !err)
+		err = errno;
+	return err;
+}
+
+static int write_failed(const char *path, int err, const char *holder)
+{
+	char cause[OL_IO_CAUSE_SIZE];
+
+	return ol_error("cannot write '%s': %s", path, ol_io_cause(err, holder, cause, sizeof(cause)));
+}
+
 const char *ol_temp_write(const char *prefix, const char *ext, const void *data, size_t size)
 {
-	int fd;
+	int fd, err;
 	const char *path;
 
 	if (names_only)
@@ -319,8 +342,9 @@ const char *ol_temp_write(const char *prefix, const char *ext, const void *data,
 
 	if (!path)
 		return NULL;
-	if (write_all(fd, data, size) < 0 || close(fd) < 0) {
-		ol_error("cannot write '%s': %s", path, strerror(errno));
+	err = write_and_close(fd, data, size);
+	if (err) {
+		write_failed(path, err, save_temps ? "the working directory" : "the temporary directory");
 		return NULL;
 	}
 	return path;
@@ -333,7 +357,10 @@ const char *ol_temp_create_beside(const char *path, int *fd_out)
 	const char *result;
 
 	if (fd < 0) {
-		ol_error("cannot create '%s': %s", path, strerror(errno));
+		char cause[OL_IO_CAUSE_SIZE];
+
+		ol_error("cannot create '%s': %s", path,
+			 ol_io_cause(errno, "the output", cause, sizeof(cause)));
 		free(tmp);
 		return NULL;
 	}
@@ -350,25 +377,24 @@ const char *ol_temp_create_beside(const char *path, int *fd_out)
 int ol_temp_commit(const char *tmp, const char *path)
 {
 	if (rename(tmp, path) < 0)
-		return ol_error("cannot write '%s': %s", path, strerror(errno));
+		return write_failed(path, errno, "the output");
 	ol_temp_forget(tmp);
 	return 0;
 }
 
 int ol_write_file_atomic(const char *path, const void *data, size_t size)
 {
-	int fd;
+	int fd, err;
 	const char *tmp = ol_temp_create_beside(path, &fd);
 
 	if (!tmp)
 		return -1;
-	if (write_all(fd, data, size) < 0 || fchmod(fd, 0644) < 0) {
-		int err = errno;
-
+	err = fchmod(fd, 0644) < 0 ? errno : 0;
+	if (err)
 		close(fd);
-		return ol_error("cannot write '%s': %s", path, strerror(err));
-	}
-	if (close(fd) < 0)
-		return ol_error("cannot write '%s': %s", path, strerror(errno));
+	else
+		err = write_and_close(fd, data, size);
+	if (err)
+		return write_failed(path, err, "the output");
 	return ol_temp_commit(tmp, path);
 }

@@ -6,7 +6,8 @@
 #
 # Substitutions: %offload-link, %clang-linker-wrapper (the same program under
 # clang's name), %libexecdir (the -B directory), %backend (offload-link-llvm.so),
-# %run-omp19 (runs a program on libomptarget 19's CPU device),
+# %run-omp19 (runs a program on libomptarget 19's CPU device), %small-disk
+# (a command with a directory on a small file system),
 # %clang16 %clang19 %clang22, %clangxx16 %clangxx19 %clangxx22,
 # %upstream-wrapper16/19/22, %clang-offload-wrapper14, %llvm-offload-wrapper22,
 # %llvm22bin, %omp16dir, %omp19libdir, %gen-program
@@ -81,6 +82,12 @@ subs = {
 # image files its CPU plugin leaves in /tmp (Inputs/run-omp19.sh).
 subs["%run-omp19"] = "%s %s" % (os.path.join(config.test_source_root, "Inputs", "run-omp19.sh"),
                                 config.ol_tmpfile_shim)
+
+# Running a command with a directory on a small file system (a tmpfs where a
+# mount namespace can be had, else the preloaded Inputs/cache/small-disk.c):
+# %small-disk DIR KIB COMMAND...
+subs["%small-disk"] = "%s %s" % (os.path.join(config.test_source_root, "Inputs", "cache",
+                                              "small-disk.sh"), config.ol_small_disk_shim)
 
 for version in ("16", "19", "22"):
     # The release's own tools (clang-offload-packager), for test/lit/upstream.

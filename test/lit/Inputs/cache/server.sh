@@ -14,7 +14,8 @@
 #
 # redis-server: nothing saved to disk.  nginx (Debian's has the WebDAV
 # module built in): DIR/root served with PUT, one process (no master, no
-# workers, no daemon), configuration, logs and temp files in DIR.
+# workers, no daemon), configuration, logs and temp files in DIR; under
+# /small/ it takes no body over 1 KiB.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -57,6 +58,13 @@ http {
 		root $dir/root;
 		client_max_body_size 0;
 		location / {
+			dav_methods PUT DELETE;
+			create_full_put_path on;
+			dav_access user:rw;
+		}
+		# A store that takes nothing over 1 KiB (HTTP 413).
+		location /small/ {
+			client_max_body_size 1k;
 			dav_methods PUT DELETE;
 			create_full_put_path on;
 			dav_access user:rw;
