@@ -1,23 +1,18 @@
 /*
- * cache: the device-link cache (docs/design.md, "The device-link cache").
- *
- * Each device-link job is keyed by a SHA-256 over everything that decides its
- * output: the bytes and strings of every image of the group in link order,
- * the triple, arch and offload kinds, the release being emulated, every
- * option that reaches the device link or LTO, the LLVM version of the backend
- * when there is bitcode, and the identity of each external tool the job runs
- * and of each other file it reads (the target family says which: struct
- * ol_target's identify).  A hit is the linked image, read back instead of
- * linking.
+ * cache: the device-link cache, a content-addressed store
+ * (docs/design.md, "The device-link cache").  A key is 64 hex digits; what
+ * it is made of is the device link's business (offload/job_key.h).  A hit
+ * is the linked image, read back instead of linking.
  *
  * Entries live in <dir>/<2 hex>/<64 hex>: a header with a checksum of the
  * payload, then the image.  They are written to <dir>/tmp and renamed into
  * place, so readers on any machine sharing the directory see whole entries or
  * none; a corrupt or truncated entry is dropped and relinked.  Hits refresh
- * the entry's time; the least recently used files go when the directory
- * outgrows its limit, which counts the cache's own files (the identity
- * table, the counters) and what each takes on the disk.  Failed writes only
- * warn, naming the cause (a full disk as such), once per cause and link.
+ * the entry's time; the oldest entries go when the directory outgrows its
+ * limit, which counts everything the cache keeps on the disk.
+ *
+ * Beside the entries, a table of identities: 32-byte values remembered by
+ * 32-byte ids (ol_cache_recall), what a key is made of in the common case.
  *
  * Configuration: --cache-dir=DIR / OFFLOAD_LINK_CACHE_DIR, else
  * $XDG_CACHE_HOME/offload-link, else ~/.cache/offload-link; --no-cache /
@@ -27,8 +22,8 @@
  * asked after the local directory and given every new entry (src/cache/
  * remote.c); only with a usable local directory.
  *
- * Threads: keys are computed and lookups done on the main thread before the
- * jobs start; stores happen on the main thread after them.
+ * Threads: lookups happen on the main thread before the jobs start; stores
+ * on the main thread after them.
  */
 #ifndef OFFLOAD_CACHE_H
 #define OFFLOAD_CACHE_H
@@ -38,9 +33,14 @@
 
 #include "offload/sha256.h"
 
-struct ol_cmdline;
-struct ol_group;
-struct ol_link_context;
+/* What the link's command line says about the cache; NULL or 0: not given
+ * (the environment and the defaults decide). */
+struct ol_cache_options {
+	int off;                     /* --no-cache */
+	const char *dir;             /* --cache-dir= */
+	const char *max_size;        /* --cache-max-size= */
+	const char *remote_storage;  /* --remote-storage= (the last; "" turns the remotes off) */
+};
 
 #define OL_CACHE_KEY_HEX (2 * OL_SHA256_SIZE + 1)
 
@@ -62,38 +62,44 @@ struct ol_cache_lookup {
 
 /* The cache this link uses, or NULL when it is off or its directory cannot
  * be used (a warning says why; the link goes on without it). */
-struct ol_cache *ol_cache_open(const struct ol_cmdline *cl);
+struct ol_cache *ol_cache_open(const struct ol_cache_options *o);
 /* This link's counters so far (NULL for no cache). */
 const struct ol_cache_stats *ol_cache_counters(const struct ol_cache *c);
 /* Adds this link's counters to the directory's, and evicts the oldest
  * entries when the directory has grown past its limit.  NULL is fine. */
 void ol_cache_close(struct ol_cache *c);
 
-/* The key of one group's device link. */
-void ol_cache_group_key(struct ol_cache *c, const struct ol_group *g,
-			const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX]);
 /* Looks in the local directory, then in the remotes; a remote's hit is
  * copied into the local directory.  Returns out->hit. */
 int ol_cache_get(struct ol_cache *c, const char *key, struct ol_cache_lookup *out);
 /* Stores an entry locally and in every writable remote; failures only warn. */
 void ol_cache_put(struct ol_cache *c, const char *key, const uint8_t *data, size_t size);
 
-/* Key material, for the target families' identify functions: each value is
- * length-prefixed so that no two sequences of values hash alike. */
-void ol_key_str(struct ol_sha256 *h, const char *s);       /* NULL hashes apart from "" */
-void ol_key_u64(struct ol_sha256 *h, uint64_t v);
-void ol_key_bytes(struct ol_sha256 *h, const void *data, size_t size);
-/* The identity of a program the job runs: what `<path> --version` prints,
- * remembered per (path, device, inode, size, mtime) in the cache's identity
- * table (<dir>/ids/table),
- * so that a changed tool is run again.  A missing program hashes as such. */
-void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path);
-/* A file the job reads besides the images (a library, a crt object): the
- * SHA-256 of its bytes, remembered per (path, device, inode, size, mtime). */
-void ol_key_file(struct ol_cache *c, struct ol_sha256 *h, const char *path);
+/* The identity table: 1 and the value remembered for `id`, else 0 (also
+ * for no cache). */
+int ol_cache_recall(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
+		    uint8_t value[OL_SHA256_SIZE]);
+/* Remembers `value` for `id`; the table is written when the cache closes. */
+void ol_cache_remember(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
+		       const uint8_t value[OL_SHA256_SIZE]);
 
-/* `offload-link cache stats|prune|clear [--json] [--cache-dir=DIR]`:
- * argv[0] is "cache".  Returns the exit status. */
-int ol_cache_command(int argc, char **argv);
+/* What `offload-link cache` does: report, bring the directory below its
+ * limit, or empty it. */
+enum ol_cache_action { OL_CACHE_STATS, OL_CACHE_PRUNE, OL_CACHE_CLEAR };
+
+struct ol_cache_summary {
+	char *dir;                   /* malloc'd (ol_cache_summary_release) */
+	uint64_t max_size;
+	uint64_t hits, misses, stores, dropped, evicted;
+	uint64_t remote_hits, remote_misses, remote_stores, remote_errors;
+	uint64_t entries, bytes;     /* bytes: on the disk, metadata included */
+	uint64_t metadata_bytes;     /* the identity table, the counters, the directories */
+};
+
+/* Does `action` to the cache the options and the environment name, then
+ * fills *out with what is there.  Returns 0, or -1 after an error. */
+int ol_cache_maintain(const struct ol_cache_options *o, enum ol_cache_action action,
+		      struct ol_cache_summary *out);
+void ol_cache_summary_release(struct ol_cache_summary *s);
 
 #endif

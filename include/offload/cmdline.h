@@ -92,6 +92,10 @@ struct ol_cmdline {
 	const char *cuda_path;
 	int dry_run, verbose, save_temps, print_wrapped_module;
 	int quiet;                   /* --quiet: no progress line (progress.h) */
+	int no_cache;                /* --no-cache */
+	const char *cache_dir;       /* --cache-dir= (the last), or NULL */
+	const char *cache_max_size;  /* --cache-max-size= (the last), or NULL */
+	const char *remote_storage;  /* --remote-storage= (the last; "" turns it off), or NULL */
 	int relocatable;             /* -r / --relocatable (19, 22), or -r for the host linker (16) */
 	int embed_bitcode, device_debug, clang_backend, compress, emit_fatbin_only;
 	int whole_program;

@@ -63,11 +63,6 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 void ol_warn_unused_offload_archs(const struct ol_groups *groups,
 				  const struct ol_link_context *ctx);
 
-/* For the cache key (cache.h): how the group's link will run (its family's,
- * or clang's when --device-compiler asks for it) and what that reads. */
-void ol_group_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-		       struct ol_cache *c, struct ol_sha256 *h);
-
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
  * Returns 0, or -1 after every failing job's diagnostics were printed. */
 int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx);

@@ -1,4 +1,13 @@
-/* Private to src/cache: the cache's state and the pieces its files share. */
+/*
+ * Private to src/cache: the cache's state and the pieces its files share.
+ *   store.c     open, get, put, close (the entries, local then remote)
+ *   settings.c  where and how large, from the options and the environment
+ *   files.c     writing a file whole; what a failed write does
+ *   entry.c     an entry's bytes (header, checksum)
+ *   identity.c  the identity table (ids/table)
+ *   stats.c     the counters, trimming to the limit, ol_cache_maintain
+ *   remote*.c   the remote tier (remote.c) and its protocols (a plugin)
+ */
 #ifndef OFFLOAD_CACHE_IMPL_H
 #define OFFLOAD_CACHE_IMPL_H
 
@@ -24,8 +33,8 @@ struct ol_cache {
 	int full;                      /* its device is full: no more writes this link */
 };
 
-/* Options and environment (cl may be NULL: environment only). */
-int ol_cache_settings(const struct ol_cmdline *cl, struct ol_cache_settings *s);
+/* Options over environment over defaults (o may be NULL: no options). */
+int ol_cache_settings(const struct ol_cache_options *o, struct ol_cache_settings *s);
 void ol_cache_settings_release(struct ol_cache_settings *s);
 struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s);
 int ol_cache_parse_size(const char *text, uint64_t *out);
@@ -37,9 +46,6 @@ int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head,
  * writes nothing more there (ol_cache_writable). */
 void ol_cache_write_failed(struct ol_cache *c, const char *path, int err);
 int ol_cache_writable(const struct ol_cache *c);
-/* identity.c: the digest of an image's bytes, remembered per input object. */
-struct ol_device_image;
-void ol_key_image_bytes(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img);
 /* The remembered identities (<dir>/ids/table): written back at the end of a
  * link that found new ones, within ol_cache_identity_budget(max_size) bytes. */
 void ol_cache_save_identities(struct ol_cache *c);

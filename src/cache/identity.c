@@ -1,11 +1,10 @@
 /*
- * identity: what a tool or a file contributes to a cache key, and the digest
- * of each image of an input object, remembered so that the common case costs
- * a stat(2): running `ptxas --version`, hashing libc or 24 MiB of images on
- * every link would cost more than the lookup saves.  Each is remembered by an
- * id, the SHA-256 of (kind, path, device, inode, size, mtime) (for an image,
- * of its object's and its index); a tool or file that changes changes its
- * stat identity (a new mtime at least), and is looked at again.
+ * identity: the table of remembered identities, 32-byte values by 32-byte
+ * ids (ol_cache_recall, ol_cache_remember), so that what a key is made of
+ * costs a stat(2) in the common case.  What an id and its value stand for
+ * is its user's business (src/device/job_key.c: tools by their --version,
+ * files and images by their bytes, each id the SHA-256 of the thing's stat
+ * identity); here they are bytes.
  *
  * All of them live in one table, <dir>/ids/table.  (They were a file each:
  * one small link remembers about 15 (the tool, the crt files, the host
@@ -26,9 +25,7 @@
  */
 #include "cache_impl.h"
 #include "offload/diag.h"
-#include "offload/inputs.h"
 #include "offload/mapped_file.h"
-#include "offload/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -162,8 +159,8 @@ static struct ol_id_table *table(struct ol_cache *c)
 	return c->ids;
 }
 
-static void remember(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
-		     const uint8_t value[OL_SHA256_SIZE])
+static void add_fresh(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
+		      const uint8_t value[OL_SHA256_SIZE])
 {
 	struct id_record *r;
 
@@ -177,19 +174,22 @@ static void remember(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
 	r->used = t->now;
 }
 
-/* The remembered value of `id` into value; 0 when there is none. */
-static int recall(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
-		  uint8_t value[OL_SHA256_SIZE])
+int ol_cache_recall(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
+		    uint8_t value[OL_SHA256_SIZE])
 {
 	struct id_record probe, *found;
+	struct ol_id_table *t;
 
+	if (!c)
+		return 0;
+	t = table(c);
 	memcpy(probe.id, id, OL_SHA256_SIZE);
 	found = t->n ? bsearch(&probe, t->v, t->n, sizeof(*t->v), by_id) : NULL;
 	if (found) {
 		memcpy(value, found->value, OL_SHA256_SIZE);
 		if (found->used + USED_REFRESH_SECONDS < t->now) {
 			found->used = t->now;   /* not due again in this link */
-			remember(t, id, value);
+			add_fresh(t, id, value);
 		}
 		return 1;
 	}
@@ -200,6 +200,13 @@ static int recall(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
 		}
 	}
 	return 0;
+}
+
+void ol_cache_remember(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
+		       const uint8_t value[OL_SHA256_SIZE])
+{
+	if (c)
+		add_fresh(table(c), id, value);
 }
 
 uint64_t ol_cache_identity_budget(uint64_t max_size)
@@ -277,135 +284,4 @@ void ol_cache_release_identities(struct ol_cache *c)
 	free(c->ids->fresh);
 	free(c->ids);
 	c->ids = NULL;
-}
-
-/* ---- tools and files ------------------------------------------------------------ */
-
-typedef int (*digest_fn)(const char *path, uint8_t digest[OL_SHA256_SIZE]);
-
-static int version_digest(const char *path, uint8_t digest[OL_SHA256_SIZE])
-{
-	struct strvec argv = STRVEC_INIT;
-	char *out;
-	size_t size;
-	int status;
-
-	strvec_push(&argv, path);
-	strvec_push(&argv, "--version");
-	status = ol_spawn_read_output(&argv, &out, &size);
-	strvec_release(&argv);
-	if (status < 0)
-		return -1;
-	/* The exit status counts too: some tools print their version and fail. */
-	ol_sha256(out, size, digest);
-	digest[0] ^= (uint8_t)status;
-	free(out);
-	return 0;
-}
-
-static int content_digest(const char *path, uint8_t digest[OL_SHA256_SIZE])
-{
-	struct ol_mapped_file *mf = ol_map_file(path);
-
-	if (!mf)
-		return -1;
-	ol_sha256(mf->data, mf->size, digest);
-	return 0;
-}
-
-/* Looks the identity up in the table, computing and remembering it on a miss. */
-static void key_identity(struct ol_cache *c, struct ol_sha256 *h, const char *kind,
-			 const char *path, digest_fn compute)
-{
-	struct stat st;
-	struct ol_sha256 id;
-	uint8_t id_digest[OL_SHA256_SIZE], digest[OL_SHA256_SIZE];
-	char hex[OL_CACHE_KEY_HEX];
-	struct ol_id_table *t = table(c);
-
-	ol_key_str(h, kind);
-	if (!path || stat(path, &st) < 0) {
-		ol_key_str(h, "missing");
-		ol_key_str(h, path);
-		return;
-	}
-	ol_sha256_init(&id);
-	ol_key_str(&id, kind);
-	ol_key_str(&id, path);
-	ol_key_u64(&id, (uint64_t)st.st_dev);
-	ol_key_u64(&id, (uint64_t)st.st_ino);
-	ol_key_u64(&id, (uint64_t)st.st_size);
-	ol_key_u64(&id, (uint64_t)st.st_mtim.tv_sec);
-	ol_key_u64(&id, (uint64_t)st.st_mtim.tv_nsec);
-	ol_sha256_final(&id, id_digest);
-	if (!recall(t, id_digest, digest)) {
-		if (compute(path, digest) < 0) {
-			ol_key_str(h, "unreadable");
-			ol_key_str(h, path);
-			return;
-		}
-		remember(t, id_digest, digest);
-	}
-	/* The key takes the digest in hex, as when the memos were text files. */
-	ol_sha256_hex(digest, hex);
-	ol_key_bytes(h, hex, OL_CACHE_KEY_HEX - 1);
-}
-
-/*
- * An image's bytes: the digest of one image of an object (a file, or an
- * archive member), remembered by the file's identity, the member's offset
- * and the image's index, so a relink hashes no image again (24 MiB for a
- * 100-unit, 4-GPU program).  The digest is of the image's bytes alone: an
- * object whose host code changed gets the same image digests back, and the
- * link still hits.
- */
-static int image_digest(struct ol_cache *c, const struct ol_object *obj, size_t index,
-			uint8_t digest[OL_SHA256_SIZE])
-{
-	struct ol_mapped_file *mf = obj->path ? ol_map_file(obj->path) : NULL;
-	struct ol_id_table *t = table(c);
-	struct ol_sha256 id;
-	uint8_t id_digest[OL_SHA256_SIZE];
-
-	if (!mf || !mf->data || obj->data < mf->data || obj->data > mf->data + mf->size)
-		return -1;
-	ol_sha256_init(&id);
-	ol_key_str(&id, "image");
-	ol_key_u64(&id, mf->dev);
-	ol_key_u64(&id, mf->ino);
-	ol_key_u64(&id, mf->size);
-	ol_key_u64(&id, (uint64_t)mf->mtime_ns);
-	ol_key_u64(&id, (uint64_t)(obj->data - mf->data));
-	ol_key_u64(&id, obj->nimages);
-	ol_key_u64(&id, index);
-	ol_sha256_final(&id, id_digest);
-	if (!recall(t, id_digest, digest)) {
-		ol_sha256(obj->images[index].bin.image, obj->images[index].bin.image_size, digest);
-		remember(t, id_digest, digest);
-	}
-	return 0;
-}
-
-void ol_key_image_bytes(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img)
-{
-	const struct ol_object *obj = img->owner;
-	size_t index = obj && img >= obj->images && img < obj->images + obj->nimages
-			       ? (size_t)(img - obj->images) : SIZE_MAX;
-	uint8_t digest[OL_SHA256_SIZE];
-
-	ol_key_u64(h, img->bin.image_size);
-	if (index != SIZE_MAX && image_digest(c, obj, index, digest) == 0)
-		ol_key_bytes(h, digest, OL_SHA256_SIZE);
-	else
-		ol_key_bytes(h, img->bin.image, img->bin.image_size);
-}
-
-void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path)
-{
-	key_identity(c, h, "tool", path, version_digest);
-}
-
-void ol_key_file(struct ol_cache *c, struct ol_sha256 *h, const char *path)
-{
-	key_identity(c, h, "file", path, content_digest);
 }

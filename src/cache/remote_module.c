@@ -5,21 +5,6 @@
  */
 #include "remote_impl.h"
 
-#include <stdarg.h>
-#include <stdio.h>
-
-char *ol_remote_message(const char *fmt, ...)
-{
-	va_list ap;
-	char *text;
-
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
-	va_end(ap);
-	return text;
-}
-
 static const struct ol_remote_protocol *const table[] = {
 	&ol_remote_redis,
 	&ol_remote_http,

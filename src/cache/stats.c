@@ -1,6 +1,6 @@
 /*
- * stats: the cache directory's counters, its size limit, and the
- * `offload-link cache stats|prune|clear` command.
+ * stats: the cache directory's counters and its size limit; what
+ * `offload-link cache stats|prune|clear` does (src/commands/cache.c prints).
  *
  * <dir>/stats holds "name value" lines; each link adds its counters under an
  * exclusive flock(2), a few microseconds.  The same lock is held while the
@@ -323,129 +323,68 @@ void ol_cache_update_stats(struct ol_cache *c)
 
 /* ---- offload-link cache ... ---------------------------------------------------- */
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: offload-link cache stats [--json] [--cache-dir=DIR]\n"
-			"       offload-link cache prune [--cache-max-size=SIZE] [--cache-dir=DIR]\n"
-			"       offload-link cache clear [--cache-dir=DIR]\n");
-	return 2;
-}
-
-/* "12.0 KiB", "3.4 MiB": a small cache's size should not read 0.0. */
-static const char *human_size(uint64_t bytes, char *buf, size_t size)
-{
-	if (bytes < (1u << 20))
-		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
-	else
-		snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
-	return buf;
-}
-
-static void print_stats(const struct ol_cache_settings *s, const struct counters *k,
-			const struct listing *e, int json)
-{
-	uint64_t lookups = k->hits + k->misses;
-	char size[32], limit[32];
-	double rate = lookups ? 100.0 * (double)k->hits / (double)lookups : 0.0;
-
-	if (json) {
-		printf("{\"directory\": \"%s\", \"hits\": %" PRIu64 ", \"misses\": %" PRIu64
-		       ", \"hit_rate\": %.1f, \"stores\": %" PRIu64 ", \"dropped\": %" PRIu64
-		       ", \"evicted\": %" PRIu64 ", \"entries\": %zu, \"size\": %" PRIu64
-		       ", \"metadata_size\": %" PRIu64
-		       ", \"max_size\": %" PRIu64 ", \"remote_hits\": %" PRIu64
-		       ", \"remote_misses\": %" PRIu64 ", \"remote_stores\": %" PRIu64
-		       ", \"remote_errors\": %" PRIu64 "}\n",
-		       s->dir, k->hits, k->misses, rate, k->stores, k->dropped, k->evicted,
-		       e->entries, e->bytes, e->metadata_bytes, s->max_size, k->remote_hits,
-		       k->remote_misses, k->remote_stores, k->remote_errors);
-		return;
-	}
-	printf("cache directory   %s\n", s->dir);
-	printf("hits              %" PRIu64 "\n", k->hits);
-	printf("misses            %" PRIu64 "\n", k->misses);
-	printf("hit rate          %.1f %%\n", rate);
-	printf("stores            %" PRIu64 "\n", k->stores);
-	printf("dropped (corrupt) %" PRIu64 "\n", k->dropped);
-	printf("evicted           %" PRIu64 "\n", k->evicted);
-	printf("entries           %zu\n", e->entries);
-	printf("size              %s of %s\n", human_size(e->bytes, size, sizeof(size)),
-	       human_size(s->max_size, limit, sizeof(limit)));
-	printf("of which metadata %s (identities, counters, directories)\n",
-	       human_size(e->metadata_bytes, size, sizeof(size)));
-	printf("remote hits       %" PRIu64 "\n", k->remote_hits);
-	printf("remote misses     %" PRIu64 "\n", k->remote_misses);
-	printf("remote stores     %" PRIu64 "\n", k->remote_stores);
-	printf("remote errors     %" PRIu64 "\n", k->remote_errors);
-}
-
-int ol_cache_command(int argc, char **argv)
+int ol_cache_maintain(const struct ol_cache_options *o, enum ol_cache_action action,
+		      struct ol_cache_summary *out)
 {
 	struct ol_cache_settings s;
 	struct counters k;
 	struct listing e;
-	const char *verb = argc > 1 ? argv[1] : NULL;
-	int json = 0, rc = 0, err;
+	char cause[OL_IO_CAUSE_SIZE];
+	int err;
 	FILE *f;
 
-	if (ol_cache_settings(NULL, &s) < 0)
-		return 1;
-	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			json = 1;
-		} else if (strncmp(argv[i], "--cache-dir=", 12) == 0) {
-			ol_cache_settings_release(&s);
-			s.dir = ol_xstrdup(argv[i] + 12);
-		} else if (strncmp(argv[i], "--cache-max-size=", 17) == 0) {
-			if (ol_cache_parse_size(argv[i] + 17, &s.max_size) < 0) {
-				ol_error("%s: expected a size such as 5G or 500M", argv[i]);
-				ol_cache_settings_release(&s);
-				return 1;
-			}
-		} else {
-			ol_cache_settings_release(&s);
-			return usage();
-		}
-	}
-	if (!verb || (strcmp(verb, "stats") && strcmp(verb, "prune") && strcmp(verb, "clear"))) {
+	memset(out, 0, sizeof(*out));
+	if (ol_cache_settings(o, &s) < 0) {
 		ol_cache_settings_release(&s);
-		return usage();
+		return -1;
 	}
 	if (!s.dir) {
-		ol_error("no cache directory: set OFFLOAD_LINK_CACHE_DIR, XDG_CACHE_HOME or HOME");
 		ol_cache_settings_release(&s);
-		return 1;
+		return ol_error("no cache directory: set OFFLOAD_LINK_CACHE_DIR, XDG_CACHE_HOME "
+				"or HOME");
 	}
 	f = lock_stats(s.dir, &err);
-	if (!f && strcmp(verb, "stats") != 0) {
-		char cause[OL_IO_CAUSE_SIZE];
-
+	if (!f && action != OL_CACHE_STATS) {
 		ol_error("cannot use the cache directory '%s': %s", s.dir,
 			 ol_io_cause(err, "the cache", cause, sizeof(cause)));
 		ol_cache_settings_release(&s);
-		return 1;
+		return -1;
 	}
 	memset(&k, 0, sizeof(k));
 	if (f)
 		read_counters(f, &k);
-	if (strcmp(verb, "prune") == 0) {
-		k.evicted += trim(s.dir, s.max_size);
+	if (action != OL_CACHE_STATS) {
+		k.evicted += trim(s.dir, action == OL_CACHE_PRUNE ? s.max_size : 0);
 		k.since_trim = 0;
-	} else if (strcmp(verb, "clear") == 0) {
-		k.evicted += trim(s.dir, 0);
-		k.since_trim = 0;
-	}
-	if (f && strcmp(verb, "stats") != 0 && (err = write_counters(f, &k)) != 0) {
-		char cause[OL_IO_CAUSE_SIZE];
-
-		ol_warn("cannot update '%s/stats': %s", s.dir,
-			ol_io_cause(err, "the cache", cause, sizeof(cause)));
+		if ((err = write_counters(f, &k)) != 0)
+			ol_warn("cannot update '%s/stats': %s", s.dir,
+				ol_io_cause(err, "the cache", cause, sizeof(cause)));
 	}
 	list_cache(s.dir, &e);
-	print_stats(&s, &k, &e, json);
+	out->dir = s.dir;
+	s.dir = NULL;
+	out->max_size = s.max_size;
+	out->hits = k.hits;
+	out->misses = k.misses;
+	out->stores = k.stores;
+	out->dropped = k.dropped;
+	out->evicted = k.evicted;
+	out->remote_hits = k.remote_hits;
+	out->remote_misses = k.remote_misses;
+	out->remote_stores = k.remote_stores;
+	out->remote_errors = k.remote_errors;
+	out->entries = e.entries;
+	out->bytes = e.bytes;
+	out->metadata_bytes = e.metadata_bytes;
 	release_listing(&e);
 	if (f)
 		unlock_stats(f);
 	ol_cache_settings_release(&s);
-	return rc;
+	return 0;
+}
+
+void ol_cache_summary_release(struct ol_cache_summary *s)
+{
+	free(s->dir);
+	s->dir = NULL;
 }

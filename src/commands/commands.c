@@ -2,7 +2,6 @@
  * commands: the table of companion commands (include/offload/commands.h).
  */
 #include "offload/commands.h"
-#include "offload/cache.h"
 #include "commands_internal.h"
 
 #include <string.h>

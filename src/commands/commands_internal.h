@@ -68,6 +68,7 @@ int ol_command_line_read(const struct ol_command_line *cl, int argc, char **argv
 int ol_command_usage(const char *command, const char *fmt, ...) OL_PRINTF(2, 3);
 
 /* The commands of this directory (commands.c lists them). */
+int ol_cache_command(int argc, char **argv);
 int ol_inspect_command(int argc, char **argv);
 int ol_package_command(int argc, char **argv);
 /* clang-offload-wrapper's and llvm-offload-wrapper's command lines. */

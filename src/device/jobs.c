@@ -11,6 +11,7 @@
 #include "offload/device_link.h"
 #include "target_impl.h"
 #include "offload/cache.h"
+#include "offload/job_key.h"
 #include "offload/tempfile.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -129,23 +130,6 @@ struct pool {
 	struct jobserver js;
 	int use_jobserver;
 };
-
-void ol_group_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-		       struct ol_cache *c, struct ol_sha256 *h)
-{
-	char *foreign = ctx->cl->embed_bitcode ? NULL : ol_group_foreign_compiler_arg(g, ctx);
-
-	/* Which way run_one() will link it. */
-	ol_key_str(h, ctx->cl->embed_bitcode ? "jit" : foreign ? "clang" : g->target->name);
-	if (foreign) {
-		char *clang = ol_group_find_clang(ctx);
-		ol_key_tool(c, h, clang);
-		free(clang);
-	} else if (!ctx->cl->embed_bitcode && g->target->identify) {
-		g->target->identify(g, ctx, c, h);
-	}
-	free(foreign);
-}
 
 static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 {
@@ -295,7 +279,7 @@ static void look_up_cache(struct ol_groups *groups, const struct ol_link_context
 		struct ol_group *g = &groups->v[i];
 		struct ol_cache_lookup found;
 
-		ol_cache_group_key(ctx->cache, g, ctx, keys[i]);
+		ol_group_job_key(ctx->cache, g, ctx, keys[i]);
 		ol_cache_get(ctx->cache, keys[i], &found);
 		note_lookup(g, keys[i], &found);
 		if (!found.hit)

@@ -14,7 +14,8 @@
  * (OL_LLVM_BINDIR), then on $PATH, also under Debian's versioned names.
  */
 #include "target_impl.h"
-#include "offload/cache.h"
+#include "offload/job_key.h"
+#include "offload/key_material.h"
 #include "offload/diag.h"
 #include "offload/spawn.h"
 #include "offload/strvec.h"

@@ -10,7 +10,8 @@
  * linker path) clang drives the link for the device triple.
  */
 #include "target_impl.h"
-#include "offload/cache.h"
+#include "offload/job_key.h"
+#include "offload/key_material.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"

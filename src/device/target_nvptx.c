@@ -14,7 +14,8 @@
  * --device-compiler), then /usr/local/cuda, then $PATH.
  */
 #include "target_impl.h"
-#include "offload/cache.h"
+#include "offload/job_key.h"
+#include "offload/key_material.h"
 #include "offload/cubin.h"
 #include "offload/fatbinary.h"
 #include "offload/diag.h"

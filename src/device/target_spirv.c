@@ -19,7 +19,8 @@
  * under Debian's versioned name.
  */
 #include "target_impl.h"
-#include "offload/cache.h"
+#include "offload/job_key.h"
+#include "offload/key_material.h"
 #include "offload/diag.h"
 #include "offload/offload_binary.h"
 #include "offload/spawn.h"

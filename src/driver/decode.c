@@ -159,6 +159,18 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 		case OPT_quiet:
 			cl->quiet = 1;
 			break;
+		case OPT_no_cache:
+			cl->no_cache = 1;
+			break;
+		case OPT_cache_dir:
+			cl->cache_dir = a->value;
+			break;
+		case OPT_cache_max_size:
+			cl->cache_max_size = a->value;
+			break;
+		case OPT_remote_storage:
+			cl->remote_storage = a->value;
+			break;
 		case OPT_save_temps:
 			cl->save_temps = 1;
 			break;

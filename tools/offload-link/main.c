@@ -180,7 +180,6 @@ static int bundle_or_wrap_and_link(struct ol_cmdline *cl, struct ol_groups *grou
 	end_stage(ol_wrap_all(groups, ctx, &wrapped));
 	ol_groups_release(groups);
 	return link_host_wrapped(cl, &wrapped, ctx->flavor);
-	return status;
 }
 
 static int link_override_images(struct ol_cmdline *cl)
@@ -281,7 +280,8 @@ int main(int argc, char **argv)
 	cl.flavor = ctx.flavor;
 	ol_backend_prefer((int)ctx.flavor);
 	ctx.exe_name = base_name(cl.output);
-	ctx.cache = ol_cache_open(&cl);
+	ctx.cache = ol_cache_open(&(struct ol_cache_options){ cl.no_cache, cl.cache_dir,
+							      cl.cache_max_size, cl.remote_storage });
 	ol_spawn_note("behaving as clang-linker-wrapper %d (%s)", (int)ctx.flavor, why);
 
 	begin_stage("Resolve archive members");

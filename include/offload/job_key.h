@@ -1,0 +1,34 @@
+/*
+ * job_key: the key of a device link in the device-link cache: a SHA-256 over
+ * everything that decides the linked image (src/device/job_key.c).
+ *
+ * It covers the bytes and strings of every image of the group in link
+ * order, the triple, arch and offload kinds, the release being emulated,
+ * every option that reaches the device link or LTO, the LLVM version and
+ * file of the backend when there is bitcode, this build of offload-link,
+ * and the identity of each external tool the job runs and each other file
+ * it reads (the target family says which: struct ol_target's identify).
+ */
+#ifndef OFFLOAD_JOB_KEY_H
+#define OFFLOAD_JOB_KEY_H
+
+#include "offload/cache.h"
+#include "offload/sha256.h"
+
+struct ol_group;
+struct ol_link_context;
+
+/* The key of one group's device link, in hex. */
+void ol_group_job_key(struct ol_cache *c, const struct ol_group *g,
+		      const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX]);
+
+/* For the target families' identify functions.  The identity of a program
+ * the job runs: what `<path> --version` prints, remembered by the program's
+ * stat identity, so that a changed tool is run again; a missing program
+ * hashes as such. */
+void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path);
+/* A file the job reads besides the images (a library, a crt object): the
+ * SHA-256 of its bytes, remembered by its stat identity. */
+void ol_key_file(struct ol_cache *c, struct ol_sha256 *h, const char *path);
+
+#endif

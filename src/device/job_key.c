@@ -1,0 +1,257 @@
+/*
+ * job_key: what decides a device link's output, as the key of its entry in
+ * the device-link cache (include/offload/job_key.h).  Beside the jobs
+ * (jobs.c): an option that reaches a device link is added to the key here,
+ * and each target family adds the tools it runs and the files it reads
+ * through its identify function (target_*.c); the cache stores what the key
+ * names and knows nothing of what it covers.
+ *
+ * Tools, files and images are hashed through the cache's identity table
+ * (ol_cache_recall), by their stat identity, so that a relink runs no
+ * `ptxas --version` and hashes no image again.
+ */
+#include "offload/job_key.h"
+#include "offload/backend.h"
+#include "offload/cache.h"
+#include "offload/cmdline.h"
+#include "offload/device_link.h"
+#include "offload/inputs.h"
+#include "offload/key_material.h"
+#include "offload/mapped_file.h"
+#include "offload/spawn.h"
+#include "offload/strvec.h"
+#include "target_impl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Bumped whenever what a key covers changes. */
+#define CACHE_FORMAT "offload-link device-link cache 1"
+
+/* ---- tools, files and images ------------------------------------------------------ */
+
+typedef int (*digest_fn)(const char *path, uint8_t digest[OL_SHA256_SIZE]);
+
+static int version_digest(const char *path, uint8_t digest[OL_SHA256_SIZE])
+{
+	struct strvec argv = STRVEC_INIT;
+	char *out;
+	size_t size;
+	int status;
+
+	strvec_push(&argv, path);
+	strvec_push(&argv, "--version");
+	status = ol_spawn_read_output(&argv, &out, &size);
+	strvec_release(&argv);
+	if (status < 0)
+		return -1;
+	/* The exit status counts too: some tools print their version and fail. */
+	ol_sha256(out, size, digest);
+	digest[0] ^= (uint8_t)status;
+	free(out);
+	return 0;
+}
+
+static int content_digest(const char *path, uint8_t digest[OL_SHA256_SIZE])
+{
+	struct ol_mapped_file *mf = ol_map_file(path);
+
+	if (!mf)
+		return -1;
+	ol_sha256(mf->data, mf->size, digest);
+	return 0;
+}
+
+/* Looks the identity up in the table, computing and remembering it on a miss. */
+static void key_identity(struct ol_cache *c, struct ol_sha256 *h, const char *kind,
+			 const char *path, digest_fn compute)
+{
+	struct stat st;
+	struct ol_sha256 id;
+	uint8_t id_digest[OL_SHA256_SIZE], digest[OL_SHA256_SIZE];
+	char hex[OL_CACHE_KEY_HEX];
+
+	ol_key_str(h, kind);
+	if (!path || stat(path, &st) < 0) {
+		ol_key_str(h, "missing");
+		ol_key_str(h, path);
+		return;
+	}
+	ol_sha256_init(&id);
+	ol_key_str(&id, kind);
+	ol_key_str(&id, path);
+	ol_key_u64(&id, (uint64_t)st.st_dev);
+	ol_key_u64(&id, (uint64_t)st.st_ino);
+	ol_key_u64(&id, (uint64_t)st.st_size);
+	ol_key_u64(&id, (uint64_t)st.st_mtim.tv_sec);
+	ol_key_u64(&id, (uint64_t)st.st_mtim.tv_nsec);
+	ol_sha256_final(&id, id_digest);
+	if (!ol_cache_recall(c, id_digest, digest)) {
+		if (compute(path, digest) < 0) {
+			ol_key_str(h, "unreadable");
+			ol_key_str(h, path);
+			return;
+		}
+		ol_cache_remember(c, id_digest, digest);
+	}
+	/* The key takes the digest in hex, as when the memos were text files. */
+	ol_sha256_hex(digest, hex);
+	ol_key_bytes(h, hex, OL_CACHE_KEY_HEX - 1);
+}
+
+/*
+ * An image's bytes: the digest of one image of an object (a file, or an
+ * archive member), remembered by the file's identity, the member's offset
+ * and the image's index, so a relink hashes no image again (24 MiB for a
+ * 100-unit, 4-GPU program).  The digest is of the image's bytes alone: an
+ * object whose host code changed gets the same image digests back, and the
+ * link still hits.
+ */
+static int image_digest(struct ol_cache *c, const struct ol_object *obj, size_t index,
+			uint8_t digest[OL_SHA256_SIZE])
+{
+	struct ol_mapped_file *mf = obj->path ? ol_map_file(obj->path) : NULL;
+	struct ol_sha256 id;
+	uint8_t id_digest[OL_SHA256_SIZE];
+
+	if (!mf || !mf->data || obj->data < mf->data || obj->data > mf->data + mf->size)
+		return -1;
+	ol_sha256_init(&id);
+	ol_key_str(&id, "image");
+	ol_key_u64(&id, mf->dev);
+	ol_key_u64(&id, mf->ino);
+	ol_key_u64(&id, mf->size);
+	ol_key_u64(&id, (uint64_t)mf->mtime_ns);
+	ol_key_u64(&id, (uint64_t)(obj->data - mf->data));
+	ol_key_u64(&id, obj->nimages);
+	ol_key_u64(&id, index);
+	ol_sha256_final(&id, id_digest);
+	if (!ol_cache_recall(c, id_digest, digest)) {
+		ol_sha256(obj->images[index].bin.image, obj->images[index].bin.image_size, digest);
+		ol_cache_remember(c, id_digest, digest);
+	}
+	return 0;
+}
+
+static void key_image_bytes(struct ol_cache *c, struct ol_sha256 *h,
+			    const struct ol_device_image *img)
+{
+	const struct ol_object *obj = img->owner;
+	size_t index = obj && img >= obj->images && img < obj->images + obj->nimages
+			       ? (size_t)(img - obj->images) : SIZE_MAX;
+	uint8_t digest[OL_SHA256_SIZE];
+
+	ol_key_u64(h, img->bin.image_size);
+	if (index != SIZE_MAX && image_digest(c, obj, index, digest) == 0)
+		ol_key_bytes(h, digest, OL_SHA256_SIZE);
+	else
+		ol_key_bytes(h, img->bin.image, img->bin.image_size);
+}
+
+void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path)
+{
+	key_identity(c, h, "tool", path, version_digest);
+}
+
+void ol_key_file(struct ol_cache *c, struct ol_sha256 *h, const char *path)
+{
+	key_identity(c, h, "file", path, content_digest);
+}
+
+/* ---- the key of a group's device link ---------------------------------------------- */
+
+static void identify_link(const struct ol_group *g, const struct ol_link_context *ctx,
+			  struct ol_cache *c, struct ol_sha256 *h)
+{
+	char *foreign = ctx->cl->embed_bitcode ? NULL : ol_group_foreign_compiler_arg(g, ctx);
+
+	/* Which way run_one() will link it. */
+	ol_key_str(h, ctx->cl->embed_bitcode ? "jit" : foreign ? "clang" : g->target->name);
+	if (foreign) {
+		char *clang = ol_group_find_clang(ctx);
+		ol_key_tool(c, h, clang);
+		free(clang);
+	} else if (!ctx->cl->embed_bitcode && g->target->identify) {
+		g->target->identify(g, ctx, c, h);
+	}
+	free(foreign);
+}
+
+static void key_strvec(struct ol_sha256 *h, const char *what, const struct strvec *v)
+{
+	ol_key_str(h, what);
+	ol_key_u64(h, v->nr);
+	for (size_t i = 0; i < v->nr; i++)
+		ol_key_str(h, v->v[i]);
+}
+
+static void key_image(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img)
+{
+	const struct ol_offload_binary *bin = &img->bin;
+
+	ol_key_u64(h, bin->image_kind);
+	ol_key_u64(h, bin->offload_kind);
+	ol_key_u64(h, bin->flags);
+	ol_key_u64(h, bin->nstrings);
+	for (size_t i = 0; i < bin->nstrings; i++) {
+		ol_key_str(h, bin->strings[i].key);
+		ol_key_str(h, bin->strings[i].value);
+	}
+	key_image_bytes(c, h, img);
+}
+
+void ol_group_job_key(struct ol_cache *c, const struct ol_group *g,
+		      const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX])
+{
+	const struct ol_cmdline *cl = ctx->cl;
+	struct strvec device = STRVEC_INIT;
+	struct ol_sha256 h;
+	uint8_t digest[OL_SHA256_SIZE];
+	int bitcode = 0;
+
+	ol_sha256_init(&h);
+	ol_key_str(&h, CACHE_FORMAT);
+	ol_key_str(&h, OL_VERSION);
+	/* This build of the tool, and of its LLVM part below: a changed device
+	 * link or LTO must not find the images the old one made. */
+	ol_key_file(c, &h, "/proc/self/exe");
+	ol_key_u64(&h, (uint64_t)ctx->flavor);
+	ol_key_str(&h, g->triple);
+	ol_key_str(&h, g->arch);
+	ol_key_u64(&h, g->kinds);
+	ol_key_u64(&h, g->nimages);
+	for (size_t i = 0; i < g->nimages; i++) {
+		key_image(c, &h, g->images[i]);
+		bitcode |= g->images[i]->bin.image_kind == OL_IMG_BITCODE;
+	}
+	/* The LLVM that compiles the bitcode decides the code. */
+	if (bitcode) {
+		const struct ol_backend *be = ol_backend_get();
+		ol_key_str(&h, be ? be->llvm_version : "no backend");
+		ol_key_file(c, &h, ol_backend_path());
+	}
+	/* Every option that reaches the device link or its LTO. */
+	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &device);
+	key_strvec(&h, "device-linker", &device);
+	strvec_release(&device);
+	ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &device);
+	key_strvec(&h, "device-compiler", &device);
+	strvec_release(&device);
+	key_strvec(&h, "mllvm", &cl->mllvm);
+	key_strvec(&h, "offload-opt", &cl->offload_opt);
+	key_strvec(&h, "ptxas-arg", &cl->ptxas_args);
+	key_strvec(&h, "builtin-bitcode", &cl->builtin_bitcode);
+	key_strvec(&h, "bitcode-library", &cl->bitcode_library);
+	key_strvec(&h, "pass-remarks", &cl->pass_remarks);
+	ol_key_u64(&h, (uint64_t)cl->opt_level);
+	ol_key_u64(&h, (uint64_t)cl->device_debug);
+	ol_key_u64(&h, (uint64_t)cl->embed_bitcode);
+	ol_key_u64(&h, (uint64_t)cl->whole_program);
+	ol_key_u64(&h, (uint64_t)cl->clang_backend);
+	/* The tools the family runs and the other files it reads. */
+	identify_link(g, ctx, c, &h);
+	ol_sha256_final(&h, digest);
+	ol_sha256_hex(digest, key);
+}
