@@ -350,20 +350,48 @@ int ol_temp_commit(const char *tmp, const char *path)
 	return 0;
 }
 
-int ol_write_file_atomic(const char *path, const void *data, size_t size)
+/* The whole file in a temp file beside `path`, readable by all; the temp
+ * file's path, or NULL once reported. */
+static const char *write_beside(const char *path, const void *data, size_t size)
 {
 	int fd;
 	const char *tmp = ol_temp_create_beside(path, &fd);
 
 	if (!tmp)
-		return -1;
+		return NULL;
 	if (write_all(fd, data, size) < 0 || fchmod(fd, 0644) < 0) {
 		int err = errno;
 
 		close(fd);
-		return ol_error("cannot write '%s': %s", path, strerror(err));
+		ol_error("cannot write '%s': %s", path, strerror(err));
+		return NULL;
 	}
-	if (close(fd) < 0)
-		return ol_error("cannot write '%s': %s", path, strerror(errno));
-	return ol_temp_commit(tmp, path);
+	if (close(fd) < 0) {
+		ol_error("cannot write '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	return tmp;
+}
+
+int ol_write_file_atomic(const char *path, const void *data, size_t size)
+{
+	const char *tmp = write_beside(path, data, size);
+
+	return tmp ? ol_temp_commit(tmp, path) : -1;
+}
+
+int ol_write_file_new(const char *path, const void *data, size_t size)
+{
+	const char *tmp = write_beside(path, data, size);
+	int rc = 0;
+
+	if (!tmp)
+		return -1;
+	/* link() fails when the name exists, even when it appeared after the
+	 * caller looked: rename() would replace it. */
+	if (link(tmp, path) < 0)
+		rc = ol_error("cannot write '%s': %s", path, strerror(errno));
+	unlink(tmp);
+	ol_temp_forget(tmp);
+	return rc;
 }
