@@ -135,6 +135,12 @@ requirements=(
 	"valgrind                                        valgrind"
 	# lit/man-page.test renders the man page the build writes
 	"man                                             man-db"
+	# package/check: the Debian package built, checked and tried in a new root
+	# file system (scripts/package-check.sh)
+	"dpkg-buildpackage                               dpkg-dev"
+	"dh                                              debhelper"
+	"lintian                                         lintian"
+	"mmdebstrap                                      mmdebstrap"
 )
 
 # The packages named above (machine-image excluded), each once, in order.
