@@ -203,6 +203,13 @@ static int exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+/* What the file gives clang, for the messages that ask a user to add it to
+ * a file of theirs. */
+static char *switch_options(const struct clang_release *r, const char *wrapper_dir)
+{
+	return ol_xasprintf("%s-B%s", r->major == 16 ? "--offload-new-driver " : "", wrapper_dir);
+}
+
 static char *switch_file_text(const struct clang_release *r, const char *driver,
 			      const char *wrapper_dir)
 {
@@ -269,12 +276,13 @@ static const char *root_hint(int err)
 
 static int enable_release(const struct clang_release *r, const char *wrapper_dir)
 {
-	char *path[NDRIVERS], *have[NDRIVERS], *want[NDRIVERS];
+	char *path[NDRIVERS], *have[NDRIVERS], *want[NDRIVERS], *options;
 	enum owner owner[NDRIVERS];
-	int blocked = 0, changed = 0, rc = 0;
+	int blocked = 0, changed = 0, rc = 0, err;
 
 	if (!r->installed)
 		return ol_error("enable: clang %d is not installed (no %s/clang)", r->major, r->bindir);
+	options = switch_options(r, wrapper_dir);
 	for (size_t d = 0; d < NDRIVERS; d++) {
 		char *shadow = shadowing_file(r, drivers[d]);
 
@@ -283,14 +291,14 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 		owner[d] = file_owner(path[d], &have[d]);
 		if (exists(shadow)) {
 			ol_error("enable: %s-%d reads '%s' instead of %s.cfg: the switch would do "
-				 "nothing; add -B%s to that file yourself", drivers[d], r->major,
-				 shadow, drivers[d], wrapper_dir);
+				 "nothing; add %s to that file yourself", drivers[d], r->major,
+				 shadow, drivers[d], options);
 			blocked = 1;
 		}
 		if (owner[d] == NOT_OURS) {
 			ol_error("enable: '%s' is there and offload-link did not write it: left as it "
-				 "is; add -B%s to it yourself, or move it away and enable again",
-				 path[d], wrapper_dir);
+				 "is; add %s to it yourself, or move it away and enable again",
+				 path[d], options);
 			blocked = 1;
 		}
 		free(shadow);
@@ -301,13 +309,14 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 		if (owner[d] == OURS && strcmp(have[d], want[d]) == 0)
 			continue;
 		if (access(r->bindir, W_OK) < 0) {
-			rc = ol_error("enable: cannot write in '%s': %s%s", r->bindir, strerror(errno),
-				      root_hint(errno));
+			err = errno;
+			rc = ol_error("enable: cannot write in '%s': %s%s", r->bindir, strerror(err),
+				      root_hint(err));
 			break;
 		}
-		/* Ours with other text (offload-link moved, or another
-		 * release wrote it): replaced.  None there: created, never
-		 * over a file that appeared meanwhile. */
+		/* Ours with other text (another offload-link's directory, an
+		 * older version's words): replaced.  None there: created,
+		 * never over a file that appeared meanwhile. */
 		rc = owner[d] == OURS ? ol_write_file_atomic(path[d], want[d], strlen(want[d]))
 				      : ol_write_file_new(path[d], want[d], strlen(want[d]));
 		if (rc < 0)
@@ -325,24 +334,27 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 		free(have[d]);
 		free(want[d]);
 	}
+	free(options);
 	return rc;
 }
 
 /* Removes this release's files of ours.  Returns how many, or -1. */
 static int disable_release(const struct clang_release *r)
 {
-	int removed = 0, failed = 0;
+	int removed = 0, failed = 0, err;
 
 	for (size_t d = 0; d < NDRIVERS; d++) {
 		char *path = switch_file(r, drivers[d]);
 
 		switch (file_owner(path, NULL)) {
 		case OURS:
-			if (unlink(path) == 0)
+			if (unlink(path) == 0) {
 				removed++;
-			else
-				failed = ol_error("disable: cannot remove '%s': %s%s", path,
-						  strerror(errno), root_hint(errno));
+				break;
+			}
+			err = errno;
+			failed = ol_error("disable: cannot remove '%s': %s%s", path, strerror(err),
+					  root_hint(err));
 			break;
 		case NOT_OURS:
 			ol_note("'%s' was not written by offload-link: left as it is", path);
