@@ -140,6 +140,12 @@ requirements=(
 	"unshare                                         util-linux"
 	"mount                                           mount"
 	"du                                              coreutils"
+	# package/check: the Debian package built, checked and tried in a new root
+	# file system (scripts/package-check.sh)
+	"dpkg-buildpackage                               dpkg-dev"
+	"dh                                              debhelper"
+	"lintian                                         lintian"
+	"mmdebstrap                                      mmdebstrap"
 )
 
 # The packages named above (machine-image excluded), each once, in order.

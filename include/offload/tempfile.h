@@ -52,6 +52,10 @@ int ol_write_all(int fd, const void *data, size_t size);
 
 /* Write data to `path` atomically (temp + rename). Returns 0 or -1 (reported). */
 int ol_write_file_atomic(const char *path, const void *data, size_t size);
+/* The same for a file that must not exist: an existing `path` (even one
+ * created meanwhile) is never replaced, the call fails instead (reported,
+ * "File exists").  Returns 0 or -1. */
+int ol_write_file_new(const char *path, const void *data, size_t size);
 /* A registered temp file "<path>.tmp-XXXXXX" in `path`'s directory, so that
  * it can be renamed over `path`; fd as ol_temp_create.  Returns an arena
  * path, or NULL after reporting an error. */

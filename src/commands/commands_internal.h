@@ -73,5 +73,9 @@ int ol_inspect_command(int argc, char **argv);
 int ol_package_command(int argc, char **argv);
 /* clang-offload-wrapper's and llvm-offload-wrapper's command lines. */
 int ol_wrap_command(int argc, char **argv);
+/* The switch that makes the installed clang run offload-link (switch.c). */
+int ol_enable_command(int argc, char **argv);
+int ol_disable_command(int argc, char **argv);
+int ol_status_command(int argc, char **argv);
 
 #endif

@@ -382,19 +382,46 @@ int ol_temp_commit(const char *tmp, const char *path)
 	return 0;
 }
 
-int ol_write_file_atomic(const char *path, const void *data, size_t size)
+/* The whole file in a temp file beside `path`, readable by all; the temp
+ * file's path, or NULL once reported. */
+static const char *write_beside(const char *path, const void *data, size_t size)
 {
 	int fd, err;
 	const char *tmp = ol_temp_create_beside(path, &fd);
 
 	if (!tmp)
-		return -1;
+		return NULL;
 	err = fchmod(fd, 0644) < 0 ? errno : 0;
 	if (err)
 		close(fd);
 	else
 		err = write_and_close(fd, data, size);
-	if (err)
-		return write_failed(path, err, "the output");
-	return ol_temp_commit(tmp, path);
+	if (err) {
+		write_failed(path, err, "the output");
+		return NULL;
+	}
+	return tmp;
+}
+
+int ol_write_file_atomic(const char *path, const void *data, size_t size)
+{
+	const char *tmp = write_beside(path, data, size);
+
+	return tmp ? ol_temp_commit(tmp, path) : -1;
+}
+
+int ol_write_file_new(const char *path, const void *data, size_t size)
+{
+	const char *tmp = write_beside(path, data, size);
+	int rc = 0;
+
+	if (!tmp)
+		return -1;
+	/* link() fails when the name exists, even when it appeared after the
+	 * caller looked: rename() would replace it. */
+	if (link(tmp, path) < 0)
+		rc = write_failed(path, errno, "the output");
+	unlink(tmp);
+	ol_temp_forget(tmp);
+	return rc;
 }
