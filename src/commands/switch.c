@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { SWITCH_FAILED = 1, SWITCH_USAGE = 2 };
+enum { SWITCH_FAILED = 1 };
 
 /* The releases whose wrapper offload-link replaces (--offload-abi). */
 static const int switchable_majors[] = { 16, 19, 22 };
@@ -370,62 +370,81 @@ static int disable_release(const struct clang_release *r)
 	return failed ? -1 : removed;
 }
 
-/* The releases named on the command line (none: all), in *majors (the
- * caller frees it).  Returns 0, or the exit status of a usage error: a
- * number offload-link does not switch is one. */
-static int parse_releases(const char *command, int argc, char **argv, int **majors, int *nmajors)
-{
-	*majors = ol_xcalloc((size_t)argc, sizeof(**majors));
-	*nmajors = 0;
-	for (int i = 1; i < argc; i++) {
-		char *end;
-		long major = strtol(argv[i], &end, 10);
+/* ---- the command lines ------------------------------------------------------ */
 
-		if (argv[i][0] == '-')
-			return ol_command_usage(command, "unknown option '%s'", argv[i]);
-		if (!argv[i][0] || *end || !switchable((int)major))
-			return ol_command_usage(command, "'%s' is not a clang release offload-link "
-						"switches (16, 19 or 22)", argv[i]);
-		(*majors)[(*nmajors)++] = (int)major;
+static const struct ol_command_option no_options[] = { { 0, NULL, NULL, NULL, 0 } };
+
+static const char switch_description[] =
+	"enable makes clang 16, 19 and 22 (those named, else every one installed) run\n"
+	"offload-link as their linker wrapper, for every user, by writing clang.cfg and\n"
+	"clang++.cfg beside each clang (/usr/lib/llvm-N/bin); disable removes those\n"
+	"files; status says which clang runs which wrapper, and why.  A file there that\n"
+	"offload-link did not write is never replaced or removed.  enable and disable\n"
+	"need root.  Exit status: 0, 1 on failure, 2 on a usage error.";
+
+static const char *const releases_synopsis[] = { "[16|19|22]...", NULL };
+static const char *const status_synopsis[] = { "", NULL };
+
+static const struct ol_command_line enable_line = {
+	"enable", releases_synopsis, switch_description, "the switch", no_options, 0,
+};
+static const struct ol_command_line disable_line = {
+	"disable", releases_synopsis, switch_description, "the switch", no_options, 0,
+};
+static const struct ol_command_line status_line_spec = {
+	"status", status_synopsis, switch_description, "the switch", no_options, 0,
+};
+
+/* The releases named on the command line (none: all). */
+struct named_releases {
+	const char *command;
+	int *majors;
+	int n;
+};
+
+static int take_release(void *ctx, int id, const char *value)
+{
+	struct named_releases *r = ctx;
+	char *end;
+	long major;
+
+	(void)id;   /* no options: every word is a release */
+	major = strtol(value, &end, 10);
+	if (!value[0] || *end || !switchable((int)major))
+		return ol_command_usage(r->command, "'%s' is not a clang release offload-link "
+					"switches (16, 19 or 22)", value);
+	r->majors[r->n++] = (int)major;
+	return 0;
+}
+
+/* Reads the command line into *r; 0 to go on, else the exit status. */
+static int read_releases(const struct ol_command_line *line, int argc, char **argv,
+			 struct named_releases *r)
+{
+	int rc;
+
+	r->command = line->command;
+	r->majors = ol_xcalloc((size_t)argc, sizeof(*r->majors));
+	r->n = 0;
+	rc = ol_command_line_read(line, argc, argv, take_release, r);
+	if (rc) {
+		free(r->majors);
+		r->majors = NULL;
 	}
-	return 0;
-}
-
-static int asks_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	return 0;
-}
-
-static void help(void)
-{
-	printf("USAGE: offload-link enable [16|19|22]...\n"
-	       "       offload-link disable [16|19|22]...\n"
-	       "       offload-link status\n\n"
-	       "enable makes clang 16, 19 and 22 (those named, else every one installed) run\n"
-	       "offload-link as their linker wrapper, for every user, by writing clang.cfg and\n"
-	       "clang++.cfg beside each clang (/usr/lib/llvm-N/bin); disable removes those\n"
-	       "files; status says which clang runs which wrapper, and why.  A file there that\n"
-	       "offload-link did not write is never replaced or removed.  enable and disable\n"
-	       "need root.  Exit status: 0, 1 on failure, 2 on a usage error.\n");
+	return rc == 1 ? -1 : rc;
 }
 
 int ol_enable_command(int argc, char **argv)
 {
 	struct clang_releases list;
+	struct named_releases named;
 	char *wrapper_dir;
-	int *majors, nmajors, failed = 0, enabled = 0;
+	int *majors, nmajors, failed = 0, enabled = 0, rc;
 
-	if (asks_help(argc, argv)) {
-		help();
-		return 0;
-	}
-	if (parse_releases("enable", argc, argv, &majors, &nmajors)) {
-		free(majors);
-		return SWITCH_USAGE;
-	}
+	if ((rc = read_releases(&enable_line, argc, argv, &named)))
+		return rc < 0 ? 0 : rc;
+	majors = named.majors;
+	nmajors = named.n;
 	if (!(wrapper_dir = own_wrapper_dir())) {
 		free(majors);
 		return SWITCH_FAILED;
@@ -462,16 +481,13 @@ int ol_enable_command(int argc, char **argv)
 int ol_disable_command(int argc, char **argv)
 {
 	struct clang_releases list;
-	int *majors, nmajors, failed = 0, removed = 0, n;
+	struct named_releases asked;
+	int *majors, nmajors, failed = 0, removed = 0, n, rc;
 
-	if (asks_help(argc, argv)) {
-		help();
-		return 0;
-	}
-	if (parse_releases("disable", argc, argv, &majors, &nmajors)) {
-		free(majors);
-		return SWITCH_USAGE;
-	}
+	if ((rc = read_releases(&disable_line, argc, argv, &asked)))
+		return rc < 0 ? 0 : rc;
+	majors = asked.majors;
+	nmajors = asked.n;
 	find_releases(&list);
 	/* Every release when none is named, installed or not: a file of ours
 	 * may outlive its clang. */
@@ -578,15 +594,15 @@ out:
 int ol_status_command(int argc, char **argv)
 {
 	struct clang_releases list;
+	struct named_releases named;
 	char *env_dir;
-	int shown = 0;
+	int shown = 0, rc;
 
-	if (asks_help(argc, argv)) {
-		help();
-		return 0;
-	}
-	if (argc > 1)
-		return ol_command_usage("status", "unexpected argument '%s'", argv[1]);
+	if ((rc = read_releases(&status_line_spec, argc, argv, &named)))
+		return rc < 0 ? 0 : rc;
+	free(named.majors);
+	if (named.n)
+		return ol_command_usage("status", "unexpected argument '%s'", argv[argc - 1]);
 	find_releases(&list);
 	env_dir = compiler_path_offload_link();
 	for (size_t i = 0; i < list.n; i++) {
