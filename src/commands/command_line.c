@@ -69,7 +69,8 @@ static void print_help(const struct ol_command_line *cl)
 
 	printf("usage: ");
 	for (size_t i = 0; cl->synopsis[i]; i++)
-		printf("%soffload-link %s %s\n", i ? "       " : "", cl->command, cl->synopsis[i]);
+		printf("%soffload-link %s%s%s\n", i ? "       " : "", cl->command,
+		       *cl->synopsis[i] ? " " : "", cl->synopsis[i]);
 	printf("\n%s\n\nOptions (one dash or two):\n", cl->description);
 	for (const struct ol_command_option *o = cl->options; o->id; o++) {
 		spell(o, spelled, sizeof(spelled));
