@@ -108,7 +108,7 @@ struct ol_target {
 	int (*link)(struct ol_group *g, const struct ol_link_context *ctx);
 	struct ol_clang_shape clang;
 	/* For the cache key: the programs link() runs and the files it reads
-	 * besides the images (ol_key_tool, ol_key_file in cache.h). */
+	 * besides the images (ol_key_tool, ol_key_file in job_key.h). */
 	void (*identify)(const struct ol_group *g, const struct ol_link_context *ctx,
 			 struct ol_cache *c, struct ol_sha256 *h);
 	/* Why libomptarget of the release being emulated would refuse the
