@@ -23,9 +23,12 @@
 #include <string.h>
 
 #include "offload/arena.h"
+#include "offload/bitcode_header.h"
+#include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
+#include "offload/mapped_file.h"
 #include "offload/offload_binary.h"
 #include "offload/resolve.h"
 #include "offload/target_id.h"
@@ -167,6 +170,93 @@ static int check_kinds(const struct ol_group *grp, enum ol_flavor flavor)
 	return 0;
 }
 
+/*
+ * --bitcode-library=<kind>-<triple>-<arch>=<path> (16, 19): the file joins
+ * the device link of that exact target ID as one more bitcode image, as
+ * upstream wraps it in an OffloadBinary of its own (spec 3.6: the spec is
+ * split at the first '=', its left side at the last '-', then at the first
+ * '-').  Only a link that exists takes it: a library alone is no device code.
+ */
+static struct ol_device_image *bitcode_library(const char *spec, enum ol_offload_kind *kind,
+					       const char **triple, const char **arch)
+{
+	const char *eq = strchr(spec, '='), *last_dash, *first_dash, *why;
+	struct ol_mapped_file *mf;
+	struct ol_device_image *img;
+	struct ol_object *obj;
+	char *kind_name;
+	uint64_t bad;
+
+	last_dash = eq ? eq : NULL;
+	while (last_dash && last_dash > spec && last_dash[-1] != '-')
+		last_dash--;
+	first_dash = eq ? memchr(spec, '-', (size_t)(eq - spec)) : NULL;
+	if (!eq || !last_dash || last_dash == spec || !first_dash || first_dash + 1 >= last_dash - 1) {
+		ol_error("--bitcode-library=%s: expected <kind>-<triple>-<arch>=<file>", spec);
+		return NULL;
+	}
+	kind_name = ol_arena_strndup(&ol_link_arena, spec, (size_t)(first_dash - spec));
+	*kind = ol_offload_kind_from_name(kind_name);
+	if (*kind == OL_OFK_NONE) {
+		ol_error("--bitcode-library=%s: unknown offload kind '%s'", spec, kind_name);
+		return NULL;
+	}
+	*triple = ol_arena_strndup(&ol_link_arena, first_dash + 1,
+				   (size_t)(last_dash - 1 - (first_dash + 1)));
+	*arch = ol_arena_strndup(&ol_link_arena, last_dash, (size_t)(eq - last_dash));
+	mf = ol_map_file_reported(eq + 1, "bitcode library");
+	if (!mf)
+		return NULL;
+	if (ol_bitcode_header_check(mf->data, mf->size, &why, &bad) < 0) {
+		ol_error("--bitcode-library: '%s' at offset 0x%llx: %s", eq + 1,
+			 (unsigned long long)bad, why);
+		return NULL;
+	}
+	obj = ol_arena_alloc(&ol_link_arena, sizeof(*obj));
+	img = ol_arena_alloc(&ol_link_arena, sizeof(*img));
+	memset(obj, 0, sizeof(*obj));
+	memset(img, 0, sizeof(*img));
+	obj->display = obj->path = ol_arena_strdup(&ol_link_arena, eq + 1);
+	obj->kind = OL_IN_BITCODE;
+	obj->data = mf->data;
+	obj->size = mf->size;
+	obj->images = img;
+	obj->nimages = 1;
+	img->owner = obj;
+	img->loc.file = obj->path;
+	img->bin.data = img->bin.image = mf->data;
+	img->bin.size = img->bin.image_size = mf->size;
+	img->bin.version = 1;
+	img->bin.image_kind = OL_IMG_BITCODE;
+	img->bin.offload_kind = *kind;
+	img->bin.offload_kind_raw = (uint16_t)*kind;
+	img->bin.triple = *triple;
+	img->bin.arch = *arch;
+	img->selected = 1;
+	return img;
+}
+
+static int add_bitcode_libraries(struct grouper *gr, const struct ol_cmdline *cl)
+{
+	int failed = 0;
+
+	for (size_t i = 0; cl && i < cl->bitcode_library.nr; i++) {
+		const char *triple, *arch;
+		enum ol_offload_kind kind;
+		struct ol_device_image *img = bitcode_library(cl->bitcode_library.v[i], &kind,
+							      &triple, &arch);
+
+		if (!img) {
+			failed = 1;
+			continue;
+		}
+		for (size_t g = 0; g < gr->n; g++)
+			if (!strcmp(gr->v[g].triple, triple) && !strcmp(gr->v[g].arch, arch))
+				building_add(&gr->v[g], img);
+	}
+	return failed ? -1 : 0;
+}
+
 int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		    struct ol_groups *out)
 {
@@ -188,6 +278,8 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 	for (size_t i = 0; i < norder && !failed; i++)
 		add_image(&gr, order[i].image, order[i].primary);
 	free(order);
+	if (!failed && add_bitcode_libraries(&gr, ctx->cl) < 0)
+		failed = 1;
 
 	if (gr.n)
 		out->v = ol_arena_alloc(&ol_link_arena, gr.n * sizeof(*out->v));
