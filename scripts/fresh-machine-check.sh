@@ -41,8 +41,9 @@ say() { printf '\n== %s\n' "$*"; }
 
 [ "$(id -u)" -eq 0 ] || die "run it as root (mmdebstrap, chroot and mounts need it)"
 command -v mmdebstrap >/dev/null || die "mmdebstrap is missing: apt-get install mmdebstrap"
-sources=/etc/apt/sources.list.d/debian.sources
-[ -r "$sources" ] || die "no $sources to take the apt sources from"
+. "$repo/scripts/lib/apt-sources.sh"
+sources=$(apt_sources) ||
+	die "no apt sources to take the Debian mirror from (/etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list)"
 
 # The two commands, exactly as README.md gives them.
 mapfile -t commands < <(awk '/^## Set up/ { section = 1 }

@@ -17,7 +17,7 @@
 # uncommitted changes are part of it), then `lintian` checks them: an error
 # fails the check, warnings are shown.  The root file system is `mmdebstrap
 # --variant=minbase bookworm` from this machine's apt sources
-# (/etc/apt/sources.list.d/debian.sources, as scripts/fresh-machine-check.sh
+# (scripts/lib/apt-sources.sh, as scripts/fresh-machine-check.sh
 # makes it) with clang-19, clang-tools-19, libomp-19-dev and the packages'
 # dependencies.  Inside it, as root: dpkg -i offload-link and
 # offload-link-remote; offload-link enable; examples/hello-offload.c compiled,
@@ -157,8 +157,9 @@ for tool in mmdebstrap lintian dpkg-buildpackage dh; do
 	command -v $tool >/dev/null ||
 		die "$tool is missing: apt-get install mmdebstrap lintian dpkg-dev debhelper (scripts/bootstrap.sh does)"
 done
-sources=/etc/apt/sources.list.d/debian.sources
-[ -r "$sources" ] || die "no $sources to take the apt sources from"
+. "$repo/scripts/lib/apt-sources.sh"
+sources=$(apt_sources) ||
+	die "no apt sources to take the Debian mirror from (/etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list)"
 
 if [ -z "$dir" ]; then
 	dir=$(mktemp -d /var/tmp/ol-package.XXXXXX)
