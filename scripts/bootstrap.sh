@@ -141,8 +141,10 @@ requirements=(
 	"mount                                           mount"
 	"du                                              coreutils"
 	# package/check: the Debian package built, checked and tried in a new root
-	# file system (scripts/package-check.sh)
+	# file system (scripts/package-check.sh; git lists the files of the tree it
+	# packages)
 	"dpkg-buildpackage                               dpkg-dev"
+	"git                                             git"
 	"dh                                              debhelper"
 	"lintian                                         lintian"
 	"mmdebstrap                                      mmdebstrap"
