@@ -144,6 +144,7 @@ requirements=(
 	# file system (scripts/package-check.sh; git lists the files of the tree it
 	# packages)
 	"dpkg-buildpackage                               dpkg-dev"
+	"/usr/share/build-essential/list                 build-essential"
 	"git                                             git"
 	"dh                                              debhelper"
 	"lintian                                         lintian"
