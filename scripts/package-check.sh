@@ -239,8 +239,16 @@ file_list >"$dir/files-before.txt"
 say "in the root file system: install, enable, link, upgrade, disable, remove, purge"
 start=$(date +%s)
 rc=0
-unshare --mount --propagation private -- bash -euo pipefail -c '
+# Mounts in a namespace of their own that propagate nowhere.  Inside a chroot
+# (the fresh-machine check runs this test in one), "/" is no mount point and
+# cannot be made private: the root file system is then bound onto itself and
+# that mount made private instead.
+unshare --mount --propagation unchanged -- bash -euo pipefail -c '
 	root=$1 check=$2
+	if ! mount --make-rprivate / 2>/dev/null; then
+		mount --bind "$root" "$root"
+		mount --make-rprivate "$root"
+	fi
 	mount -t proc proc "$root/proc"
 	mount --rbind /dev "$root/dev"
 	mount --rbind /sys "$root/sys"
