@@ -87,11 +87,17 @@ void ol_cache_remember(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
  * limit, or empty it. */
 enum ol_cache_action { OL_CACHE_STATS, OL_CACHE_PRUNE, OL_CACHE_CLEAR };
 
+/* The directory's counters (<dir>/stats), every link's added up. */
+struct ol_cache_totals {
+	uint64_t hits, misses, stores, dropped, evicted;
+	uint64_t since_trim;         /* bytes stored since the last trim */
+	uint64_t remote_hits, remote_misses, remote_stores, remote_errors;
+};
+
 struct ol_cache_summary {
 	char *dir;                   /* malloc'd (ol_cache_summary_release) */
 	uint64_t max_size;
-	uint64_t hits, misses, stores, dropped, evicted;
-	uint64_t remote_hits, remote_misses, remote_stores, remote_errors;
+	struct ol_cache_totals totals;
 	uint64_t entries, bytes;     /* bytes: on the disk, metadata included */
 	uint64_t metadata_bytes;     /* the identity table, the counters, the directories */
 };

@@ -26,16 +26,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct counters {
-	uint64_t hits, misses, stores, dropped, evicted, since_trim;
-	uint64_t remote_hits, remote_misses, remote_stores, remote_errors;
-};
-
 static const char *const counter_names[] = { "hits", "misses", "stores", "dropped", "evicted",
 					     "since_trim", "remote_hits", "remote_misses",
 					     "remote_stores", "remote_errors" };
 
-static uint64_t *counter(struct counters *k, size_t i)
+static uint64_t *counter(struct ol_cache_totals *k, size_t i)
 {
 	uint64_t *fields[] = { &k->hits, &k->misses, &k->stores, &k->dropped, &k->evicted,
 			       &k->since_trim, &k->remote_hits, &k->remote_misses,
@@ -43,7 +38,7 @@ static uint64_t *counter(struct counters *k, size_t i)
 	return fields[i];
 }
 
-static void read_counters(FILE *f, struct counters *k)
+static void read_counters(FILE *f, struct ol_cache_totals *k)
 {
 	char name[32];
 	uint64_t value;
@@ -58,14 +53,14 @@ static void read_counters(FILE *f, struct counters *k)
 
 /* Rewrites the counters in place (the lock is on this file, so it cannot be
  * replaced by a rename); 0, or the errno of the call that failed. */
-static int write_counters(FILE *f, const struct counters *k)
+static int write_counters(FILE *f, const struct ol_cache_totals *k)
 {
 	char text[512];
 	size_t len = 0, done = 0;
 
 	for (size_t i = 0; i < sizeof(counter_names) / sizeof(counter_names[0]); i++)
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %" PRIu64 "\n",
-					counter_names[i], *counter((struct counters *)k, i));
+					counter_names[i], *counter((struct ol_cache_totals *)k, i));
 	/* Written over the old text first, then cut to length: a full device
 	 * leaves the old counters rather than none. */
 	while (done < len) {
@@ -290,7 +285,7 @@ static uint64_t trim(const char *dir, uint64_t target)
 
 void ol_cache_update_stats(struct ol_cache *c)
 {
-	struct counters k;
+	struct ol_cache_totals k;
 	char *path = ol_xasprintf("%s/stats", c->dir);
 	int err;
 	FILE *f = lock_stats(c->dir, &err);
@@ -327,7 +322,7 @@ int ol_cache_maintain(const struct ol_cache_options *o, enum ol_cache_action act
 		      struct ol_cache_summary *out)
 {
 	struct ol_cache_settings s;
-	struct counters k;
+	struct ol_cache_totals k;
 	struct listing e;
 	char cause[OL_IO_CAUSE_SIZE];
 	int err;
@@ -364,15 +359,7 @@ int ol_cache_maintain(const struct ol_cache_options *o, enum ol_cache_action act
 	out->dir = s.dir;
 	s.dir = NULL;
 	out->max_size = s.max_size;
-	out->hits = k.hits;
-	out->misses = k.misses;
-	out->stores = k.stores;
-	out->dropped = k.dropped;
-	out->evicted = k.evicted;
-	out->remote_hits = k.remote_hits;
-	out->remote_misses = k.remote_misses;
-	out->remote_stores = k.remote_stores;
-	out->remote_errors = k.remote_errors;
+	out->totals = k;
 	out->entries = e.entries;
 	out->bytes = e.bytes;
 	out->metadata_bytes = e.metadata_bytes;

@@ -79,9 +79,10 @@ static const char *human_size(uint64_t bytes, char *buf, size_t size)
 
 static void print_summary(const struct ol_cache_summary *s, int json)
 {
-	uint64_t lookups = s->hits + s->misses;
+	const struct ol_cache_totals *t = &s->totals;
+	uint64_t lookups = t->hits + t->misses;
 	char size[32], limit[32];
-	double rate = lookups ? 100.0 * (double)s->hits / (double)lookups : 0.0;
+	double rate = lookups ? 100.0 * (double)t->hits / (double)lookups : 0.0;
 
 	if (json) {
 		printf("{\"directory\": \"%s\", \"hits\": %" PRIu64 ", \"misses\": %" PRIu64
@@ -90,27 +91,27 @@ static void print_summary(const struct ol_cache_summary *s, int json)
 		       ", \"metadata_size\": %" PRIu64 ", \"max_size\": %" PRIu64
 		       ", \"remote_hits\": %" PRIu64 ", \"remote_misses\": %" PRIu64
 		       ", \"remote_stores\": %" PRIu64 ", \"remote_errors\": %" PRIu64 "}\n",
-		       s->dir, s->hits, s->misses, rate, s->stores, s->dropped, s->evicted,
-		       s->entries, s->bytes, s->metadata_bytes, s->max_size, s->remote_hits,
-		       s->remote_misses, s->remote_stores, s->remote_errors);
+		       s->dir, t->hits, t->misses, rate, t->stores, t->dropped, t->evicted,
+		       s->entries, s->bytes, s->metadata_bytes, s->max_size, t->remote_hits,
+		       t->remote_misses, t->remote_stores, t->remote_errors);
 		return;
 	}
 	printf("cache directory   %s\n", s->dir);
-	printf("hits              %" PRIu64 "\n", s->hits);
-	printf("misses            %" PRIu64 "\n", s->misses);
+	printf("hits              %" PRIu64 "\n", t->hits);
+	printf("misses            %" PRIu64 "\n", t->misses);
 	printf("hit rate          %.1f %%\n", rate);
-	printf("stores            %" PRIu64 "\n", s->stores);
-	printf("dropped (corrupt) %" PRIu64 "\n", s->dropped);
-	printf("evicted           %" PRIu64 "\n", s->evicted);
+	printf("stores            %" PRIu64 "\n", t->stores);
+	printf("dropped (corrupt) %" PRIu64 "\n", t->dropped);
+	printf("evicted           %" PRIu64 "\n", t->evicted);
 	printf("entries           %" PRIu64 "\n", s->entries);
 	printf("size              %s of %s\n", human_size(s->bytes, size, sizeof(size)),
 	       human_size(s->max_size, limit, sizeof(limit)));
 	printf("of which metadata %s (identities, counters, directories)\n",
 	       human_size(s->metadata_bytes, size, sizeof(size)));
-	printf("remote hits       %" PRIu64 "\n", s->remote_hits);
-	printf("remote misses     %" PRIu64 "\n", s->remote_misses);
-	printf("remote stores     %" PRIu64 "\n", s->remote_stores);
-	printf("remote errors     %" PRIu64 "\n", s->remote_errors);
+	printf("remote hits       %" PRIu64 "\n", t->remote_hits);
+	printf("remote misses     %" PRIu64 "\n", t->remote_misses);
+	printf("remote stores     %" PRIu64 "\n", t->remote_stores);
+	printf("remote errors     %" PRIu64 "\n", t->remote_errors);
 }
 
 int ol_cache_command(int argc, char **argv)
