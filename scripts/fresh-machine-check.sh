@@ -41,9 +41,8 @@ say() { printf '\n== %s\n' "$*"; }
 
 [ "$(id -u)" -eq 0 ] || die "run it as root (mmdebstrap, chroot and mounts need it)"
 command -v mmdebstrap >/dev/null || die "mmdebstrap is missing: apt-get install mmdebstrap"
-. "$repo/scripts/lib/apt-sources.sh"
-sources=$(apt_sources) ||
-	die "no apt sources to take the Debian mirror from (/etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list)"
+. "$repo/scripts/lib/debian-root.sh"
+require_apt_sources
 
 # The two commands, exactly as README.md gives them.
 mapfile -t commands < <(awk '/^## Set up/ { section = 1 }
@@ -53,25 +52,12 @@ mapfile -t commands < <(awk '/^## Set up/ { section = 1 }
 [ ${#commands[@]} -eq 2 ] ||
 	die "README.md's set-up block has ${#commands[@]} commands, expected 2"
 
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d /var/tmp/ol-fresh.XXXXXX)
-elif [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
-	die "$dir exists and is not empty"
-fi
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
+work_dir ol-fresh
 logs=$dir.logs
 rm -rf "$logs"
 mkdir -p "$logs"
 
-cleanup() {
-	if [ $keep -eq 0 ]; then
-		rm -rf --one-file-system "$dir"
-	else
-		echo "root file system kept in $dir"
-	fi
-}
-trap cleanup EXIT
+remove_work_dir_at_exit "root file system kept in $dir"
 
 say "root file system: mmdebstrap --variant=minbase bookworm $dir ($sources)"
 start=$(date +%s)

@@ -17,7 +17,7 @@
 # uncommitted changes are part of it), then `lintian` checks them: an error
 # fails the check, warnings are shown.  The root file system is `mmdebstrap
 # --variant=minbase bookworm` from this machine's apt sources
-# (scripts/lib/apt-sources.sh, as scripts/fresh-machine-check.sh
+# (scripts/lib/debian-root.sh, as scripts/fresh-machine-check.sh
 # makes it) with clang-19, clang-tools-19, libomp-19-dev and the packages'
 # dependencies.  Inside it, as root: dpkg -i offload-link and
 # offload-link-remote; offload-link enable; examples/hello-offload.c compiled,
@@ -157,26 +157,12 @@ for tool in mmdebstrap lintian dpkg-buildpackage dh; do
 	command -v $tool >/dev/null ||
 		die "$tool is missing: apt-get install mmdebstrap lintian dpkg-dev debhelper (scripts/bootstrap.sh does)"
 done
-. "$repo/scripts/lib/apt-sources.sh"
-sources=$(apt_sources) ||
-	die "no apt sources to take the Debian mirror from (/etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list)"
+. "$repo/scripts/lib/debian-root.sh"
+require_apt_sources
 
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d /var/tmp/ol-package.XXXXXX)
-elif [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
-	die "$dir exists and is not empty"
-fi
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
+work_dir ol-package
 root=$dir/root check=$dir/check
-cleanup() {
-	if [ $keep -eq 0 ]; then
-		rm -rf --one-file-system "$dir"
-	else
-		echo "kept: $dir (packages in $dir/src, root file system in $root)"
-	fi
-}
-trap cleanup EXIT
+remove_work_dir_at_exit "kept: $dir (packages in $dir/src, root file system in $root)"
 trap 'exit 143' TERM INT HUP
 started=$(date +%s)
 took() { echo "-- $1 in $(($(date +%s) - $2)) s"; }
