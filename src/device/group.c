@@ -180,30 +180,29 @@ static int check_kinds(const struct ol_group *grp, enum ol_flavor flavor)
 static struct ol_device_image *bitcode_library(const char *spec, enum ol_offload_kind *kind,
 					       const char **triple, const char **arch)
 {
-	const char *eq = strchr(spec, '='), *last_dash, *first_dash, *why;
+	const char *eq = strchr(spec, '='), *kind_dash = NULL, *arch_dash = NULL, *why;
 	struct ol_mapped_file *mf;
 	struct ol_device_image *img;
 	struct ol_object *obj;
 	char *kind_name;
 	uint64_t bad;
 
-	last_dash = eq ? eq : NULL;
-	while (last_dash && last_dash > spec && last_dash[-1] != '-')
-		last_dash--;
-	first_dash = eq ? memchr(spec, '-', (size_t)(eq - spec)) : NULL;
-	if (!eq || !last_dash || last_dash == spec || !first_dash || first_dash + 1 >= last_dash - 1) {
+	if (eq) {
+		kind_dash = memchr(spec, '-', (size_t)(eq - spec));
+		arch_dash = memrchr(spec, '-', (size_t)(eq - spec));
+	}
+	if (!kind_dash || arch_dash == kind_dash || arch_dash == kind_dash + 1) {
 		ol_error("--bitcode-library=%s: expected <kind>-<triple>-<arch>=<file>", spec);
 		return NULL;
 	}
-	kind_name = ol_arena_strndup(&ol_link_arena, spec, (size_t)(first_dash - spec));
+	kind_name = ol_arena_strndup(&ol_link_arena, spec, (size_t)(kind_dash - spec));
 	*kind = ol_offload_kind_from_name(kind_name);
 	if (*kind == OL_OFK_NONE) {
 		ol_error("--bitcode-library=%s: unknown offload kind '%s'", spec, kind_name);
 		return NULL;
 	}
-	*triple = ol_arena_strndup(&ol_link_arena, first_dash + 1,
-				   (size_t)(last_dash - 1 - (first_dash + 1)));
-	*arch = ol_arena_strndup(&ol_link_arena, last_dash, (size_t)(eq - last_dash));
+	*triple = ol_arena_strndup(&ol_link_arena, kind_dash + 1, (size_t)(arch_dash - kind_dash - 1));
+	*arch = ol_arena_strndup(&ol_link_arena, arch_dash + 1, (size_t)(eq - arch_dash - 1));
 	mf = ol_map_file_reported(eq + 1, "bitcode library");
 	if (!mf)
 		return NULL;

@@ -8,6 +8,7 @@
 #include "offload/mapped_file.h"
 #include "offload/spawn.h"
 #include "offload/temp_names.h"
+#include "offload/target_id.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 
@@ -27,8 +28,7 @@ static int is_bitcode(const struct ol_device_image *img)
 /* The part of "triple" before the first '-' ("x86_64", "nvptx64"). */
 static char *arch_name(const char *triple)
 {
-	const char *dash = strchr(triple, '-');
-	return ol_xstrndup(triple, dash ? (size_t)(dash - triple) : strlen(triple));
+	return ol_xstrndup(triple, ol_triple_arch_len(triple));
 }
 
 char *ol_group_output_prefix(const struct ol_group *g, const struct ol_link_context *ctx)

@@ -15,6 +15,7 @@
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
+#include "offload/target_id.h"
 #include "offload/tempfile.h"
 
 #include <stdlib.h>
@@ -27,15 +28,11 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static size_t arch_len(const char *triple)
-{
-	const char *dash = strchr(triple, '-');
-	return dash ? (size_t)(dash - triple) : strlen(triple);
-}
-
 static int same_arch(const char *a, const char *b)
 {
-	return arch_len(a) == arch_len(b) && strncmp(a, b, arch_len(a)) == 0;
+	size_t n = ol_triple_arch_len(a);
+
+	return n == ol_triple_arch_len(b) && strncmp(a, b, n) == 0;
 }
 
 /* The crt objects a shared object needs, derived from the host line's own:

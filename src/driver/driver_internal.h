@@ -104,9 +104,6 @@ struct ol_parsed {
  * argument" with `report` (returns -1), else an unknown option. */
 int ol_match_words(const struct ol_words *w, unsigned vmask, unsigned consume_mask,
 		   struct ol_parsed *out, int report);
-/* The first flag or joined wrapper-only record of `vmask` taking all of
- * `word` (*len: its spelling's length), or NULL. */
-const struct ol_opt *ol_wrapper_only_record(const char *word, unsigned vmask, size_t *len);
 /* The releases (OL_V*) whose wrapper keeps `word` for itself; OL_VALL when
  * all or none do. */
 unsigned ol_wrapper_option_releases(const char *word);

@@ -41,6 +41,38 @@ void ol_parsed_release(struct ol_parsed *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* The length of rec's spelling when the word alone is an argument of rec
+ * (a flag with nothing after it, a joined or joined-or-separate value, a
+ * separate option's name), else 0. */
+static size_t takes_word(const struct ol_opt *rec, const char *word)
+{
+	size_t n = ol_opt_spelling_length(rec, word);
+
+	if (n && word[n] && (rec->kind == OL_KIND_FLAG || rec->kind == OL_KIND_SEPARATE))
+		return 0;
+	return n;
+}
+
+/* The first wrapper-only record of `vmask` that the word alone is an
+ * argument of.  Separate options are left out: the only wrapper-only one,
+ * -mllvm, is in every release's table, so no other release can claim it. */
+static const struct ol_opt *wrapper_only_record(const char *word, unsigned vmask, size_t *len)
+{
+	struct ol_opt_candidates cand = ol_opts_starting_with((unsigned char)word[0]);
+
+	for (size_t k = 0; k < cand.n; k++) {
+		const struct ol_opt *rec = &ol_opts[cand.v[k]];
+
+		if (!(rec->versions & vmask) || !(rec->flags & OL_OPTF_WRAPPER_ONLY) ||
+		    rec->kind == OL_KIND_SEPARATE)
+			continue;
+		*len = takes_word(rec, word);
+		if (*len)
+			return rec;
+	}
+	return NULL;
+}
+
 /*
  * Matches words[*i] (advancing *i past what it consumed) like ParseOneArg.
  * Returns 0, or -1 when a separate option ends the line; then, with
@@ -104,7 +136,7 @@ static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, unsign
 	 * itself: consumed, never handed to the host linker (cmdline.h). */
 	if (consume_mask) {
 		size_t len;
-		const struct ol_opt *rec = ol_wrapper_only_record(word, consume_mask, &len);
+		const struct ol_opt *rec = wrapper_only_record(word, consume_mask, &len);
 
 		if (rec) {
 			parsed_push(out, canonical_id(rec), word, rec->kind == OL_KIND_FLAG ? NULL
@@ -117,38 +149,6 @@ static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, unsign
 	parsed_push(out, word[0] == '/' ? OPT_INPUT : OPT_UNKNOWN, word, NULL, NULL);
 	++*i;
 	return 0;
-}
-
-/* The length of rec's spelling when the word alone is an argument of rec
- * (a flag with nothing after it, a joined or joined-or-separate value, a
- * separate option's name), else 0. */
-static size_t takes_word(const struct ol_opt *rec, const char *word)
-{
-	size_t n = ol_opt_spelling_length(rec, word);
-
-	if (n && word[n] && (rec->kind == OL_KIND_FLAG || rec->kind == OL_KIND_SEPARATE))
-		return 0;
-	return n;
-}
-
-/* The first wrapper-only record of `vmask` that the word alone is an
- * argument of.  Separate options are left out: the only wrapper-only one,
- * -mllvm, is in every release's table, so no other release can claim it. */
-const struct ol_opt *ol_wrapper_only_record(const char *word, unsigned vmask, size_t *len)
-{
-	struct ol_opt_candidates cand = ol_opts_starting_with((unsigned char)word[0]);
-
-	for (size_t k = 0; k < cand.n; k++) {
-		const struct ol_opt *rec = &ol_opts[cand.v[k]];
-
-		if (!(rec->versions & vmask) || !(rec->flags & OL_OPTF_WRAPPER_ONLY) ||
-		    rec->kind == OL_KIND_SEPARATE)
-			continue;
-		*len = takes_word(rec, word);
-		if (*len)
-			return rec;
-	}
-	return NULL;
 }
 
 /* The releases whose wrapper keeps `word` for itself: OL_VALL when every

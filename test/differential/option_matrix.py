@@ -151,7 +151,7 @@ CALLS_LIB = "int lib_run(void);\nint main(void) { return lib_run() != 2; }\n"
 PLAIN_MAIN = "int main(void) { return 0; }\n"
 
 
-def build_fixtures(release, fx, omp16_lib):
+def build_fixtures(release, fx):
     """The inputs of every shape for one release, in fx (made once)."""
     stamp = os.path.join(fx, "done")
     if os.path.exists(stamp):
@@ -274,7 +274,7 @@ def main():
         if not os.access(upstream, os.X_OK):
             raise SystemExit("option_matrix.py: %s is missing (package clang-tools-%d)"
                              % (upstream, release))
-        build_fixtures(release, os.path.join(work, "fixtures-%d" % release), omp16_lib)
+        build_fixtures(release, os.path.join(work, "fixtures-%d" % release))
     todo, foreign = cases(releases, records, work, omp16_lib)
     if args.only:
         todo = [c for c in todo if args.only in "%d %s %s" % c[:3]]

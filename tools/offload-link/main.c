@@ -31,14 +31,13 @@
 
 /* Which upstream release to behave like, when no --offload-abi= says so:
  * the producer of the fat objects knows best (.comment / llvm.ident), then
- * the wrapper options only some releases have (the line clang wrote), then
+ * the wrapper options only some releases have (from_line: the line clang
+ * wrote, ol_cmdline_line_flavor), then
  * the 16-only "--" separator, then the entries section the host code uses.
  * AUTO when nothing tells; *why says what decided, for -v. */
 static enum ol_flavor decide_flavor(const struct ol_cmdline *cl, const struct ol_inputs *in,
-				    const char **why)
+				    enum ol_flavor from_line, const char **why)
 {
-	enum ol_flavor from_line = ol_cmdline_line_flavor(cl);
-
 	*why = "--offload-abi";
 	if (cl->flavor_given)
 		return cl->flavor;
@@ -210,7 +209,7 @@ int main(int argc, char **argv)
 	const struct ol_command *command;
 	int status, speculating;
 	const char *why;
-	enum ol_flavor decided;
+	enum ol_flavor from_line, decided;
 
 	ol_diag_init(argv[0]);
 	atexit(release_all);
@@ -241,8 +240,9 @@ int main(int argc, char **argv)
 	begin_stage("Scan inputs");
 	/* Before the inputs are read only the line can say which release it
 	 * was written for; AUTO knows every release's options. */
+	from_line = ol_cmdline_line_flavor(&cl);
 	if (!cl.flavor_given)
-		cl.flavor = ol_cmdline_line_flavor(&cl);
+		cl.flavor = from_line;
 	speculating = !cl.version_unless_22 && ol_host_link_speculate(&cl, &speculation);
 	status = ol_inputs_scan(&cl, &in);
 	if (speculating) {
@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 	 * entries without images (-fopenmp-targets objects whose device code
 	 * comes later) keep their names for the link that registers them. */
 	if (in.nimages == 0 && !cl.emit_fatbin_only) {
-		cl.flavor = decide_flavor(&cl, &in, &why);
+		cl.flavor = decide_flavor(&cl, &in, from_line, &why);
 		if (ol_cmdline_version_request(&cl, cl.flavor))
 			return finish(&cl, 0);
 		begin_stage("Execute host linker");
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.cl = &cl;
 	ctx.in = &in;
-	decided = decide_flavor(&cl, &in, &why);
+	decided = decide_flavor(&cl, &in, from_line, &why);
 	if (ol_cmdline_version_request(&cl, decided))
 		return finish(&cl, 0);
 	/* A device link needs one release: the newest when nothing decides. */
