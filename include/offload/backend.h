@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OL_BACKEND_ABI 4
+#define OL_BACKEND_ABI 5
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -88,6 +88,16 @@ struct ol_lto_request {
 	/* Called around each phase (link, optimize, codegen) for the time
 	 * trace: begin != 0 opens a scope named name, 0 closes it.  May be NULL. */
 	void (*phase)(const char *name, int begin);
+	/* Partitioned LTO (docs/design.md, "Partitioned device LTO").
+	 * split(): the partition each module's definitions go to (nmodules
+	 * entries below npartitions).  lto(): the one module is a partition
+	 * split() made, whose linkage is final (nothing is internalized). */
+	const unsigned *module_partition;
+	size_t npartitions;
+	int is_partition;
+	/* lto(): link the modules and generate code, no optimization: the
+	 * modules are partitions that lto() optimized (emit_bitcode). */
+	int codegen_only;
 };
 
 enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4, OL_WRAP_SYCL = 8 };
@@ -158,6 +168,13 @@ struct ol_backend {
 			       struct ol_bc_symbol **syms, size_t *nsyms, char **err);
 	/* Link, optimize and codegen bitcode modules to one object (or assembly). */
 	int (*lto)(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
+	/* Link and internalize the modules as lto() does, then split the result
+	 * into req->npartitions modules, returned as bitcode in parts[0..n-1]
+	 * (size 0: nothing went to that partition).  Each holds its modules'
+	 * definitions and a private copy of what they reach that may be copied;
+	 * a definition more than one partition needs lives in one of them.  A
+	 * module that cannot be split (aliases) comes back whole in parts[0]. */
+	int (*split)(const struct ol_lto_request *req, struct ol_buffer *parts, char **err);
 	/* Build the registration module and compile it to a host object (its
 	 * bitcode under emit_bitcode). */
 	int (*wrap)(const struct ol_wrap_request *req, struct ol_buffer *obj,

@@ -22,8 +22,9 @@
  * asked after the local directory and given every new entry (src/cache/
  * remote.c); only with a usable local directory.
  *
- * Threads: lookups happen on the main thread before the jobs start; stores
- * on the main thread after them.
+ * Threads: lookups, stores and the identity table may be used from any
+ * thread (one lock); a group's lookup happens on the main thread before the
+ * jobs start, a partition's inside its job (device/partitioned_lto.c).
  */
 #ifndef OFFLOAD_CACHE_H
 #define OFFLOAD_CACHE_H

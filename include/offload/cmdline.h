@@ -102,6 +102,8 @@ struct ol_cmdline {
 	int opt_level;               /* 0..3, default 2 (--opt-level=O<n>) */
 	int compression_level;       /* -1 when not given */
 	int wrapper_jobs;            /* 0 = default (number of cores) */
+	unsigned device_lto_units;   /* --device-lto=partitioned[:N], else OFFLOAD_LINK_DEVICE_LTO:
+					input modules a partition; 0: full LTO */
 	int wrapper_jobserver;       /* --wrapper-jobs=jobserver */
 	const char *time_trace;      /* --wrapper-time-trace= */
 	int time_trace_granularity;

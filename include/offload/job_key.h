@@ -12,6 +12,9 @@
 #ifndef OFFLOAD_JOB_KEY_H
 #define OFFLOAD_JOB_KEY_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "offload/cache.h"
 #include "offload/sha256.h"
 
@@ -21,6 +24,15 @@ struct ol_link_context;
 /* The key of one group's device link, in hex. */
 void ol_group_job_key(struct ol_cache *c, const struct ol_group *g,
 		      const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX]);
+
+/* The key of one partition's product in partitioned LTO (an object, or
+ * optimized bitcode: `product` says which): the group's settings as above,
+ * the processor and features it is compiled for, and the partition's
+ * bitcode, which holds everything of the inputs that decides its code. */
+void ol_partition_job_key(struct ol_cache *c, const struct ol_group *g,
+			  const struct ol_link_context *ctx, const char *product,
+			  const char *cpu, const char *features, const uint8_t *bitcode,
+			  size_t size, char key[OL_CACHE_KEY_HEX]);
 
 /* For the target families' identify functions.  The identity of a program
  * the job runs: what `<path> --version` prints, remembered by the program's

@@ -109,6 +109,7 @@ static const struct ol_backend backend_table = {
 	.bitcode_info_free = ol_be_bitcode_info_free,
 	.bitcode_symbols = ol_be_bitcode_symbols,
 	.lto = ol_be_lto,
+	.split = ol_be_split,
 	.wrap = ol_be_wrap,
 };
 

@@ -110,6 +110,27 @@ void ol_be_lower_structors(LLVMModuleRef mod);
  * and disposes the original. */
 char *ol_be_take_message(char *llvm_message);
 
+/* --- LTO steps that partitioning shares (lto.c, clone_defining.cpp) ------ */
+
+/* The metadata kind that tags a definition with its input module in split
+ * mode (lto.c); the partitioner reads and erases it. */
+#define OL_BE_UNIT_MD "ol.unit"
+
+/* Parses req's modules into ctx and links them into one, the first
+ * definition prevailing when the request says so, each definition tagged
+ * with its module when req->module_partition is set; NULL with *err. */
+LLVMModuleRef ol_be_link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
+				const struct ol_lto_request *req, char **err);
+/* What follows the link of a whole program: internalize what no other
+ * input sees (req->preserve), and the AMDGPU kernel calling convention. */
+int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char **err);
+/* A clone of mod in its context in which only the globals keep() accepts
+ * are definitions; the others are external declarations. */
+LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod, int (*keep)(LLVMValueRef gv, void *arg),
+				   void *arg);
+/* Cuts a partition's named metadata to what concerns its definitions. */
+void ol_be_prune_named_metadata(LLVMModuleRef mod);
+
 /* --- the entry points (one file each) ------------------------------------ */
 
 int ol_be_bitcode_info(const uint8_t *data, size_t size, const char *name,
@@ -118,6 +139,7 @@ void ol_be_bitcode_info_free(struct ol_bc_info *info);
 int ol_be_bitcode_symbols(const uint8_t *data, size_t size, const char *name,
 			  struct ol_bc_symbol **syms, size_t *nsyms, char **err);
 int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
+int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts, char **err);
 int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 	       char **ir_text, char **err);
 

@@ -319,23 +319,52 @@ static int keep_first_definitions(LLVMModuleRef mod, struct name_set *defined, c
 	return 0;
 }
 
-/* Links every input into the first one; NULL with *err on failure. */
-static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
-				 const struct ol_lto_request *req, char **err)
+/* Split mode: every definition of module `unit` carries !ol.unit !{i32
+ * unit}, which the IR linker keeps, so that the partitioner knows where
+ * each definition of the merged module came from. */
+static void tag_unit(LLVMModuleRef mod, size_t unit)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+	unsigned kind = LLVMGetMDKindIDInContext(ctx, OL_BE_UNIT_MD, (unsigned)strlen(OL_BE_UNIT_MD));
+	LLVMMetadataRef value =
+		LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), unit, 0));
+	LLVMMetadataRef node = LLVMMDNodeInContext2(ctx, &value, 1);
+
+	for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f))
+			LLVMGlobalSetMetadata(f, kind, node);
+	for (LLVMValueRef g = LLVMGetFirstGlobal(mod); g; g = LLVMGetNextGlobal(g))
+		if (!LLVMIsDeclaration(g))
+			LLVMGlobalSetMetadata(g, kind, node);
+}
+
+/* After the parse: the first definition prevails (16, 19), and in split mode
+ * the definitions are tagged with their module. */
+static int prepare_input(LLVMModuleRef mod, const struct ol_lto_request *req, size_t index,
+			 struct name_set *defined, char **err)
+{
+	if (req->first_definition_prevails && !req->codegen_only &&
+	    keep_first_definitions(mod, defined, err))
+		return -1;
+	if (req->module_partition)
+		tag_unit(mod, index);
+	return 0;
+}
+
+LLVMModuleRef ol_be_link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
+				const struct ol_lto_request *req, char **err)
 {
 	struct name_set defined = { NULL, 0, 0 };
 	LLVMModuleRef dest = parse_module(ctx, diag, req, 0, err);
 
-	int keep_first = req->first_definition_prevails;
-
-	if (dest && keep_first && keep_first_definitions(dest, &defined, err)) {
+	if (dest && prepare_input(dest, req, 0, &defined, err)) {
 		LLVMDisposeModule(dest);
 		dest = NULL;
 	}
 	for (size_t i = 1; dest && i < req->nmodules; i++) {
 		LLVMModuleRef src = parse_module(ctx, diag, req, i, err);
 
-		if (!src || (keep_first && keep_first_definitions(src, &defined, err))) {
+		if (!src || prepare_input(src, req, i, &defined, err)) {
 			if (src)
 				LLVMDisposeModule(src);
 			LLVMDisposeModule(dest);
@@ -401,22 +430,31 @@ static char *processor_of(const char *cpu)
 	return colon ? ol_be_strndup(cpu, (size_t)(colon - cpu)) : ol_be_strdup(cpu);
 }
 
-static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
-		      const struct ol_lto_request *req, struct ol_buffer *out, char **err)
+int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char **err)
 {
 	struct preserve_set preserve;
-	LLVMTargetMachineRef tm;
-	char *cpu;
-	int rc;
 
-	if (req->save_temps_prefix && save_bitcode(mod, req->save_temps_prefix, ".postlink.bc", err))
-		return -1;
 	if (preserve_set_init(&preserve, req->preserve))
 		return ol_be_fail(err, "out of memory");
 	internalize(mod, &preserve);
 	if (strncmp(req->triple, "amdgcn", 6) == 0)
 		fix_amdgpu_kernel_calling_convention(mod);
 	free(preserve.names);
+	return 0;
+}
+
+static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
+		      const struct ol_lto_request *req, struct ol_buffer *out, char **err)
+{
+	LLVMTargetMachineRef tm;
+	char *cpu;
+	int rc = 0;
+
+	if (req->save_temps_prefix && save_bitcode(mod, req->save_temps_prefix, ".postlink.bc", err))
+		return -1;
+	/* A partition's linkage was decided when the merged module was split. */
+	if (!req->is_partition && !req->codegen_only && ol_be_close_module(mod, req, err))
+		return -1;
 
 	cpu = processor_of(req->cpu);
 	if (!cpu)
@@ -434,9 +472,11 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 		LLVMSetModuleDataLayout(mod, layout);
 		LLVMDisposeTargetData(layout);
 	}
-	phase(req, "Optimize", 1);
-	rc = optimize(mod, tm, req, diag, err);
-	phase(req, "Optimize", 0);
+	if (!req->codegen_only) {
+		phase(req, "Optimize", 1);
+		rc = optimize(mod, tm, req, diag, err);
+		phase(req, "Optimize", 0);
+	}
 	if (rc == 0 && req->save_temps_prefix)
 		rc = save_bitcode(mod, req->save_temps_prefix, ".postopt.bc", err);
 	if (rc == 0 && req->emit_bitcode) {
@@ -480,7 +520,7 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **er
 	if (!req->save_temps_prefix)
 		LLVMContextSetDiscardValueNames(ctx, 1);
 	phase(req, "Link bitcode", 1);
-	mod = link_inputs(ctx, &diag, req, err);
+	mod = ol_be_link_inputs(ctx, &diag, req, err);
 	phase(req, "Link bitcode", 0);
 	if (!mod) {
 		ol_be_msg_release(&diag.errors);

@@ -11,6 +11,7 @@
 #ifndef OFFLOAD_CACHE_IMPL_H
 #define OFFLOAD_CACHE_IMPL_H
 
+#include <pthread.h>
 #include "offload/cache.h"
 
 #define OL_CACHE_DEFAULT_MAX_SIZE (5ull << 30)   /* 5 GiB, ccache's default */
@@ -31,6 +32,9 @@ struct ol_cache {
 	struct ol_id_table *ids;       /* identity.c; NULL until a key needs one */
 	int warned_errno;              /* the cause of the last write failure warned about */
 	int full;                      /* its device is full: no more writes this link */
+	/* Lookups, stores and the identity table from the jobs' threads
+	 * (partitioned LTO keys and stores each partition in its job). */
+	pthread_mutex_t lock;
 };
 
 /* Options over environment over defaults (o may be NULL: no options). */

@@ -174,15 +174,12 @@ static void add_fresh(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
 	r->used = t->now;
 }
 
-int ol_cache_recall(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
-		    uint8_t value[OL_SHA256_SIZE])
+static int recall_unlocked(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
+			   uint8_t value[OL_SHA256_SIZE])
 {
 	struct id_record probe, *found;
-	struct ol_id_table *t;
+	struct ol_id_table *t = table(c);
 
-	if (!c)
-		return 0;
-	t = table(c);
 	memcpy(probe.id, id, OL_SHA256_SIZE);
 	found = t->n ? bsearch(&probe, t->v, t->n, sizeof(*t->v), by_id) : NULL;
 	if (found) {
@@ -202,11 +199,27 @@ int ol_cache_recall(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
 	return 0;
 }
 
+int ol_cache_recall(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
+		    uint8_t value[OL_SHA256_SIZE])
+{
+	int found;
+
+	if (!c)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	found = recall_unlocked(c, id, value);
+	pthread_mutex_unlock(&c->lock);
+	return found;
+}
+
 void ol_cache_remember(struct ol_cache *c, const uint8_t id[OL_SHA256_SIZE],
 		       const uint8_t value[OL_SHA256_SIZE])
 {
-	if (c)
-		add_fresh(table(c), id, value);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	add_fresh(table(c), id, value);
+	pthread_mutex_unlock(&c->lock);
 }
 
 uint64_t ol_cache_identity_budget(uint64_t max_size)

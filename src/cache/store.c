@@ -59,6 +59,18 @@ static int usable_dir(const char *path)
 	return err;
 }
 
+/* Recursive: a store that fails may warn through code that looks the
+ * cache up again. */
+static void init_lock(struct ol_cache *c)
+{
+	pthread_mutexattr_t attr;
+
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&c->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+}
+
 struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s)
 {
 	struct ol_cache *c;
@@ -85,6 +97,7 @@ struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s)
 	}
 	free(ids);
 	c = ol_xcalloc(1, sizeof(*c));
+	init_lock(c);
 	c->dir = ol_xstrdup(s->dir);
 	c->tmp = tmp;
 	c->max_size = s->max_size;
@@ -184,7 +197,7 @@ static int put_local(struct ol_cache *c, const char *key, const void *head, size
 	return err ? -1 : 0;
 }
 
-int ol_cache_get(struct ol_cache *c, const char *key, struct ol_cache_lookup *out)
+static int get_unlocked(struct ol_cache *c, const char *key, struct ol_cache_lookup *out)
 {
 	uint8_t *entry;
 	size_t size;
@@ -208,7 +221,7 @@ int ol_cache_get(struct ol_cache *c, const char *key, struct ol_cache_lookup *ou
 	return 1;
 }
 
-void ol_cache_put(struct ol_cache *c, const char *key, const uint8_t *data, size_t size)
+static void put_unlocked(struct ol_cache *c, const char *key, const uint8_t *data, size_t size)
 {
 	uint8_t header[OL_CACHE_ENTRY_HEADER];
 
@@ -228,6 +241,23 @@ const struct ol_cache_stats *ol_cache_counters(const struct ol_cache *c)
 	return c ? &c->stats : NULL;
 }
 
+int ol_cache_get(struct ol_cache *c, const char *key, struct ol_cache_lookup *out)
+{
+	int hit;
+
+	pthread_mutex_lock(&c->lock);
+	hit = get_unlocked(c, key, out);
+	pthread_mutex_unlock(&c->lock);
+	return hit;
+}
+
+void ol_cache_put(struct ol_cache *c, const char *key, const uint8_t *data, size_t size)
+{
+	pthread_mutex_lock(&c->lock);
+	put_unlocked(c, key, data, size);
+	pthread_mutex_unlock(&c->lock);
+}
+
 void ol_cache_close(struct ol_cache *c)
 {
 	if (!c)
@@ -238,5 +268,6 @@ void ol_cache_close(struct ol_cache *c)
 	ol_cache_update_stats(c);
 	free(c->dir);
 	free(c->tmp);
+	pthread_mutex_destroy(&c->lock);
 	free(c);
 }

@@ -202,56 +202,97 @@ static void key_image(struct ol_cache *c, struct ol_sha256 *h, const struct ol_d
 	key_image_bytes(c, h, img);
 }
 
-void ol_group_job_key(struct ol_cache *c, const struct ol_group *g,
-		      const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX])
+/* What every key starts with: the format, this build and the group. */
+static void key_group(struct ol_cache *c, const struct ol_group *g,
+		      const struct ol_link_context *ctx, struct ol_sha256 *h)
+{
+	ol_sha256_init(h);
+	ol_key_str(h, CACHE_FORMAT);
+	ol_key_str(h, OL_VERSION);
+	/* This build of the tool, and of its LLVM part below: a changed device
+	 * link or LTO must not find the images the old one made. */
+	ol_key_file(c, h, "/proc/self/exe");
+	ol_key_u64(h, (uint64_t)ctx->flavor);
+	ol_key_str(h, g->triple);
+	ol_key_str(h, g->arch);
+	ol_key_u64(h, g->kinds);
+}
+
+/* The LLVM that compiles the bitcode decides the code. */
+static void key_backend(struct ol_cache *c, struct ol_sha256 *h)
+{
+	const struct ol_backend *be = ol_backend_get();
+
+	ol_key_str(h, be ? be->llvm_version : "no backend");
+	ol_key_file(c, h, ol_backend_path());
+}
+
+/* Every option that reaches the device link or its LTO, and the tools the
+ * family runs and the other files it reads. */
+static void key_settings(struct ol_cache *c, const struct ol_group *g,
+			 const struct ol_link_context *ctx, struct ol_sha256 *h)
 {
 	const struct ol_cmdline *cl = ctx->cl;
 	struct strvec device = STRVEC_INIT;
+
+	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &device);
+	key_strvec(h, "device-linker", &device);
+	strvec_release(&device);
+	ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &device);
+	key_strvec(h, "device-compiler", &device);
+	strvec_release(&device);
+	key_strvec(h, "mllvm", &cl->mllvm);
+	key_strvec(h, "offload-opt", &cl->offload_opt);
+	key_strvec(h, "ptxas-arg", &cl->ptxas_args);
+	key_strvec(h, "builtin-bitcode", &cl->builtin_bitcode);
+	key_strvec(h, "bitcode-library", &cl->bitcode_library);
+	key_strvec(h, "pass-remarks", &cl->pass_remarks);
+	ol_key_u64(h, (uint64_t)cl->opt_level);
+	ol_key_u64(h, (uint64_t)cl->device_debug);
+	ol_key_u64(h, (uint64_t)cl->embed_bitcode);
+	ol_key_u64(h, (uint64_t)cl->whole_program);
+	ol_key_u64(h, (uint64_t)cl->clang_backend);
+	ol_key_u64(h, (uint64_t)cl->device_lto_units);
+	identify_link(g, ctx, c, h);
+}
+
+void ol_group_job_key(struct ol_cache *c, const struct ol_group *g,
+		      const struct ol_link_context *ctx, char key[OL_CACHE_KEY_HEX])
+{
 	struct ol_sha256 h;
 	uint8_t digest[OL_SHA256_SIZE];
 	int bitcode = 0;
 
-	ol_sha256_init(&h);
-	ol_key_str(&h, CACHE_FORMAT);
-	ol_key_str(&h, OL_VERSION);
-	/* This build of the tool, and of its LLVM part below: a changed device
-	 * link or LTO must not find the images the old one made. */
-	ol_key_file(c, &h, "/proc/self/exe");
-	ol_key_u64(&h, (uint64_t)ctx->flavor);
-	ol_key_str(&h, g->triple);
-	ol_key_str(&h, g->arch);
-	ol_key_u64(&h, g->kinds);
+	key_group(c, g, ctx, &h);
 	ol_key_u64(&h, g->nimages);
 	for (size_t i = 0; i < g->nimages; i++) {
 		key_image(c, &h, g->images[i]);
 		bitcode |= g->images[i]->bin.image_kind == OL_IMG_BITCODE;
 	}
-	/* The LLVM that compiles the bitcode decides the code. */
-	if (bitcode) {
-		const struct ol_backend *be = ol_backend_get();
-		ol_key_str(&h, be ? be->llvm_version : "no backend");
-		ol_key_file(c, &h, ol_backend_path());
-	}
-	/* Every option that reaches the device link or its LTO. */
-	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &device);
-	key_strvec(&h, "device-linker", &device);
-	strvec_release(&device);
-	ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &device);
-	key_strvec(&h, "device-compiler", &device);
-	strvec_release(&device);
-	key_strvec(&h, "mllvm", &cl->mllvm);
-	key_strvec(&h, "offload-opt", &cl->offload_opt);
-	key_strvec(&h, "ptxas-arg", &cl->ptxas_args);
-	key_strvec(&h, "builtin-bitcode", &cl->builtin_bitcode);
-	key_strvec(&h, "bitcode-library", &cl->bitcode_library);
-	key_strvec(&h, "pass-remarks", &cl->pass_remarks);
-	ol_key_u64(&h, (uint64_t)cl->opt_level);
-	ol_key_u64(&h, (uint64_t)cl->device_debug);
-	ol_key_u64(&h, (uint64_t)cl->embed_bitcode);
-	ol_key_u64(&h, (uint64_t)cl->whole_program);
-	ol_key_u64(&h, (uint64_t)cl->clang_backend);
-	/* The tools the family runs and the other files it reads. */
-	identify_link(g, ctx, c, &h);
+	if (bitcode)
+		key_backend(c, &h);
+	key_settings(c, g, ctx, &h);
+	ol_sha256_final(&h, digest);
+	ol_sha256_hex(digest, key);
+}
+
+void ol_partition_job_key(struct ol_cache *c, const struct ol_group *g,
+			  const struct ol_link_context *ctx, const char *product,
+			  const char *cpu, const char *features, const uint8_t *bitcode,
+			  size_t size, char key[OL_CACHE_KEY_HEX])
+{
+	struct ol_sha256 h;
+	uint8_t digest[OL_SHA256_SIZE];
+
+	key_group(c, g, ctx, &h);
+	ol_key_str(&h, "partition");
+	ol_key_str(&h, product);
+	ol_key_str(&h, cpu);
+	ol_key_str(&h, features);
+	key_backend(c, &h);
+	key_settings(c, g, ctx, &h);
+	ol_key_u64(&h, size);
+	ol_key_bytes(&h, bitcode, size);
 	ol_sha256_final(&h, digest);
 	ol_sha256_hex(digest, key);
 }

@@ -94,6 +94,9 @@ int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 		memset(&lto, 0, sizeof(lto));
 		lto.cpu = processor;
 		lto.features = features;
+		/* ld.lld keeps every object's code object metadata note and the
+		 * loader reads one: partitions share one codegen. */
+		lto.merge_before_codegen = 1;
 		rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
 	}
 	if (rc == 0 && !(lld = find_lld()))

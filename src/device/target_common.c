@@ -210,27 +210,14 @@ static int lto_output_name_only(const struct ol_group *g, const struct ol_link_c
 	return 0;
 }
 
-int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
-		     const struct ol_lto_settings *lto, struct strvec *files)
+void ol_group_lto_request(struct ol_group *g, const struct ol_link_context *ctx,
+			  const struct ol_lto_settings *lto, struct ol_lto_request *req)
 {
-	const struct ol_backend *be;
-	struct ol_lto_request req;
-	struct ol_buffer out = { NULL, 0 };
-	const uint8_t **modules;
-	size_t *sizes, n = 0;
-	const char **names;
-	char *err = NULL, *prefix, *save_prefix = NULL;
-	const char *path;
-	int rc;
+	const uint8_t **modules = ol_xcalloc(g->nimages ? g->nimages : 1, sizeof(*modules));
+	size_t *sizes = ol_xcalloc(g->nimages ? g->nimages : 1, sizeof(*sizes));
+	const char **names = ol_xcalloc(g->nimages ? g->nimages : 1, sizeof(*names));
+	size_t n = 0;
 
-	if (ol_spawn_config()->dry_run)
-		return lto_output_name_only(g, ctx, lto, files);
-	be = ol_backend_get();
-	if (!be)
-		return -1;
-	modules = ol_xcalloc(g->nimages, sizeof(*modules));
-	sizes = ol_xcalloc(g->nimages, sizeof(*sizes));
-	names = ol_xcalloc(g->nimages, sizeof(*names));
 	for (size_t i = 0; i < g->nimages; i++) {
 		if (!is_bitcode(g->images[i]))
 			continue;
@@ -239,36 +226,65 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		names[n] = g->images[i]->owner ? g->images[i]->owner->display : "<input>";
 		n++;
 	}
+	memset(req, 0, sizeof(*req));
+	req->triple = g->triple;
+	req->cpu = lto->cpu ? lto->cpu : "";
+	req->features = lto->features ? lto->features : "";
+	req->opt_level = ol_group_opt_level(g, ctx);
+	req->debug = ol_group_debug(g, ctx);
+	req->modules = modules;
+	req->sizes = sizes;
+	req->names = names;
+	req->nmodules = n;
+	req->preserve = symbols_needed_by_objects(g);
+	req->whole_program = n == g->nimages;
+	req->first_definition_prevails = ctx->flavor != OL_FLAVOR_22;
+	req->emit_assembly = lto->emit_assembly;
+	req->emit_bitcode = lto->emit_bitcode;
+	req->phase = trace_phase;
+}
+
+void ol_group_lto_request_release(struct ol_lto_request *req)
+{
+	free((void *)req->preserve);
+	free((void *)req->modules);
+	free((void *)req->sizes);
+	free((void *)req->names);
+	memset(req, 0, sizeof(*req));
+}
+
+int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
+		     const struct ol_lto_settings *lto, struct strvec *files)
+{
+	const struct ol_backend *be;
+	struct ol_lto_request req;
+	struct ol_buffer out = { NULL, 0 };
+	char *err = NULL, *prefix;
+	const char *path;
+	int rc;
+
+	if (ol_spawn_config()->dry_run)
+		return lto_output_name_only(g, ctx, lto, files);
+	be = ol_backend_get();
+	if (!be)
+		return -1;
+	ol_group_lto_request(g, ctx, lto, &req);
+	/* --embed-bitcode wants one optimized module for the JIT. */
+	if (ctx->cl->device_lto_units && !lto->emit_bitcode) {
+		rc = ol_group_run_partitioned_lto(g, ctx, lto, &req, files);
+		ol_group_lto_request_release(&req);
+		return rc;
+	}
 	prefix = lto_output_prefix(g, ctx, lto);
 	if (ctx->cl->save_temps)
-		save_prefix = prefix;
+		req.save_temps_prefix = prefix;
 
-	memset(&req, 0, sizeof(req));
-	req.triple = g->triple;
-	req.cpu = lto->cpu ? lto->cpu : "";
-	req.features = lto->features ? lto->features : "";
-	req.opt_level = ol_group_opt_level(g, ctx);
-	req.debug = ol_group_debug(g, ctx);
-	req.modules = modules;
-	req.sizes = sizes;
-	req.names = names;
-	req.nmodules = n;
-	req.preserve = symbols_needed_by_objects(g);
-	req.whole_program = n == g->nimages;
-	req.save_temps_prefix = save_prefix;
-	req.first_definition_prevails = ctx->flavor != OL_FLAVOR_22;
-	req.emit_assembly = lto->emit_assembly;
-	req.emit_bitcode = lto->emit_bitcode;
-	req.phase = trace_phase;
-
-	note_lto(g, n, req.opt_level, "");
+	note_lto(g, req.nmodules, req.opt_level, "");
 	ol_timer_begin_detail("LTO", prefix);
 	rc = be->lto(&req, &out, &err);
 	ol_timer_end();
 	if (rc != 0) {
-		ol_error("device LTO for '%s%s%s' failed: %s", g->triple, *g->arch ? "' '" : "",
-			 g->arch, err ? err : "unknown error");
-		free(err);
+		ol_group_lto_failed(g, "", err);
 	} else {
 		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
 		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
@@ -279,12 +295,16 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 			rc = -1;
 	}
 	free(out.data);
-	free((void *)req.preserve);
-	free(modules);
-	free(sizes);
-	free(names);
+	ol_group_lto_request_release(&req);
 	free(prefix);
 	return rc ? -1 : 0;
+}
+
+void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err)
+{
+	ol_error("device LTO%s for '%s%s%s' failed: %s", what, g->triple, *g->arch ? "' '" : "",
+		 g->arch, err ? err : "unknown error");
+	free(err);
 }
 
 /*

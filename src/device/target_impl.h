@@ -3,6 +3,7 @@
 #define OFFLOAD_TARGET_IMPL_H
 
 #include "offload/device_link.h"
+#include "offload/backend.h"
 #include "offload/strvec.h"
 
 int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx);
@@ -47,11 +48,35 @@ struct ol_lto_settings {
 	/* --embed-bitcode: LTO stops after optimization and writes bitcode,
 	 * "<exe>-jit-<triple>.bc" as upstream 16/19 name it. */
 	int emit_bitcode;
+	/* Partitioned LTO (partitioned_lto.c).  merge_before_codegen: the
+	 * optimized partitions are linked into one module for one codegen,
+	 * where the device linker cannot join separately compiled objects
+	 * (AMDGPU: ld.lld keeps each object's metadata note, the loader reads
+	 * one).  assemble: turns one partition's LTO output (a file) into the
+	 * object the device linker takes, returning that temp file's path, or
+	 * NULL (reported); NULL: the output is that object. */
+	int merge_before_codegen;
+	const char *(*assemble)(const struct ol_group *g, const struct ol_link_context *ctx,
+				const char *lto_output);
+	const char *assembled_ext;  /* the extension of what assemble makes */
 };
 /* In-process LTO of the group's bitcode images with the family's settings;
  * appends the result's path to `files`.  Returns 0 or -1 (reported). */
 int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		     const struct ol_lto_settings *lto, struct strvec *files);
+/* The group's bitcode images as an LTO request with the family's settings;
+ * its arrays are malloc'd, ol_group_lto_request_release frees them. */
+void ol_group_lto_request(struct ol_group *g, const struct ol_link_context *ctx,
+			  const struct ol_lto_settings *lto, struct ol_lto_request *req);
+void ol_group_lto_request_release(struct ol_lto_request *req);
+/* Reports a failed LTO step (`what`: "" or " of partition 3"); frees err. */
+void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err);
+/* partitioned_lto.c: --device-lto=partitioned, in place of one LTO of `req`:
+ * appends the partitions' objects (or the one object of their merged
+ * codegen) to `files`.  Returns 0 or -1 (reported). */
+int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_context *ctx,
+				 const struct ol_lto_settings *lto,
+				 const struct ol_lto_request *req, struct strvec *files);
 /* jit.c: the --embed-bitcode "link" of a group (spec 8.1). */
 int ol_group_link_for_jit(struct ol_group *g, const struct ol_link_context *ctx);
 /* ol_group_prepare_inputs with the family's LTO settings.  The LTO result

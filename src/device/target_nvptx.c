@@ -251,33 +251,57 @@ static char *temp_prefix_of(const char *path, int save_temps)
 	return ol_xstrndup(base, len);
 }
 
+/* The cubin ptxas makes of the PTX file `ptx`, a temp file, or NULL
+ * (reported); `ptxas` is looked up when NULL. */
+static const char *assemble_one(const struct ol_group *g, const struct ol_link_context *ctx,
+				const char *ptxas, const char *ptx)
+{
+	char *found = ptxas ? NULL : find_cuda_program("ptxas", g, ctx);
+	char *prefix;
+	const char *cubin;
+
+	if (!ptxas && !found)
+		return NULL;
+	prefix = temp_prefix_of(ptx, ctx->cl->save_temps);
+	cubin = ol_temp_create(prefix, "cubin", NULL);
+	ol_temp_name_describe(cubin, "[ptxas output for %s %s]", g->triple, g->arch);
+	free(prefix);
+	if (cubin && assemble_ptx(g, ctx, ptxas ? ptxas : found, ptx, cubin) < 0)
+		cubin = NULL;
+	free(found);
+	return cubin;
+}
+
+/* A partition's PTX (partitioned_lto.c). */
+static const char *assemble_partition(const struct ol_group *g, const struct ol_link_context *ctx,
+				      const char *ptx)
+{
+	return assemble_one(g, ctx, NULL, ptx);
+}
+
 /* Replaces every PTX file of `files` by the cubin ptxas makes of it. */
 static int assemble_all_ptx(const struct ol_group *g, const struct ol_link_context *ctx,
 			    struct strvec *files)
 {
 	char *ptxas = NULL;
-	int rc = 0;
 
-	for (size_t i = 0; i < files->nr && rc == 0; i++) {
-		char *prefix;
+	for (size_t i = 0; i < files->nr; i++) {
 		const char *cubin;
 
 		if (!has_suffix(files->v[i], ".s"))
 			continue;
 		if (!ptxas && !(ptxas = find_cuda_program("ptxas", g, ctx)))
 			return -1;
-		prefix = temp_prefix_of(files->v[i], ctx->cl->save_temps);
-		cubin = ol_temp_create(prefix, "cubin", NULL);
-		ol_temp_name_describe(cubin, "[ptxas output for %s %s]", g->triple, g->arch);
-		free(prefix);
-		rc = cubin ? assemble_ptx(g, ctx, ptxas, files->v[i], cubin) : -1;
-		if (rc == 0) {
-			free(files->v[i]);
-			files->v[i] = ol_xstrdup(cubin);
+		cubin = assemble_one(g, ctx, ptxas, files->v[i]);
+		if (!cubin) {
+			free(ptxas);
+			return -1;
 		}
+		free(files->v[i]);
+		files->v[i] = ol_xstrdup(cubin);
 	}
 	free(ptxas);
-	return rc;
+	return 0;
 }
 
 /* A fat binary among the images goes to nvlink as it is: check it first, so
@@ -328,6 +352,8 @@ int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
 	lto.features = features;
 	lto.emit_assembly = 1;
 	lto.image_ext = nvptx_image_ext;
+	lto.assemble = assemble_partition;
+	lto.assembled_ext = "cubin";
 
 	rc = check_fatbinaries(g);
 	if (rc == 0)

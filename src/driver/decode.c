@@ -72,9 +72,30 @@ int ol_decode_offload_abi(const struct ol_parsed *p, enum ol_flavor *flavor)
 /* Options whose last occurrence counts are checked once, after the loop,
  * like upstream's getLastArg: an earlier bad value is never looked at. */
 struct last_seen {
-	const struct ol_arg *opt_level, *compression_level, *jobs, *granularity;
+	const struct ol_arg *opt_level, *compression_level, *jobs, *granularity, *device_lto;
 	const struct ol_opt *jobs_rec;
 };
+
+/* Input modules in a partition when --device-lto=partitioned says no number:
+ * a quarter of full LTO's time on the heavy benchmark (docs/design.md,
+ * "Partitioned device LTO"). */
+#define DEVICE_LTO_DEFAULT_UNITS 4
+
+/* "full" (0), "partitioned" or "partitioned:N" (N >= 1) into *units. */
+static int parse_device_lto(const char *v, unsigned *units)
+{
+	if (strcmp(v, "full") == 0) {
+		*units = 0;
+		return 0;
+	}
+	if (strncmp(v, "partitioned", 11) != 0)
+		return -1;
+	if (v[11] == '\0') {
+		*units = DEVICE_LTO_DEFAULT_UNITS;
+		return 0;
+	}
+	return v[11] == ':' && parse_unsigned(v + 12, units) == 0 && *units > 0 ? 0 : -1;
+}
 
 static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last)
 {
@@ -116,6 +137,21 @@ static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last
 			failed |= ol_error("%s: expected a non-negative integer, got '%s'",
 					   last->granularity->raw, last->granularity->value);
 	}
+	if (last->device_lto) {
+		if (parse_device_lto(last->device_lto->value, &u) == 0)
+			cl->device_lto_units = u;
+		else
+			failed |= ol_error("%s: expected 'full', 'partitioned' or 'partitioned:<modules "
+					   "a partition>', got '%s'", last->device_lto->raw,
+					   last->device_lto->value);
+	} else if (getenv("OFFLOAD_LINK_DEVICE_LTO") && *getenv("OFFLOAD_LINK_DEVICE_LTO")) {
+		if (parse_device_lto(getenv("OFFLOAD_LINK_DEVICE_LTO"), &u) == 0)
+			cl->device_lto_units = u;
+		else
+			failed |= ol_error("OFFLOAD_LINK_DEVICE_LTO: expected 'full', 'partitioned' or "
+					   "'partitioned:<modules a partition>', got '%s'",
+					   getenv("OFFLOAD_LINK_DEVICE_LTO"));
+	}
 	return failed ? -1 : 0;
 }
 
@@ -127,7 +163,7 @@ static int triple_is_windows(const char *triple)
 
 int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 {
-	struct last_seen last = { NULL, NULL, NULL, NULL, NULL };
+	struct last_seen last = { NULL, NULL, NULL, NULL, NULL, NULL };
 	const char *output = NULL, *coff_output = NULL;
 
 	for (size_t i = 0; i < p->nr; i++) {
@@ -206,6 +242,9 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 			break;
 		case OPT_compression_level:
 			last.compression_level = a;
+			break;
+		case OPT_device_lto:
+			last.device_lto = a;
 			break;
 		case OPT_wrapper_jobs:
 			last.jobs = a;

@@ -310,6 +310,8 @@ static const struct man_entry man_entries[] = {
 	  "Set to anything but 0 or false: the same as --no-cache." },
 	{ NULL, 'B', "OFFLOAD_LINK_CACHE_DIR", "The same as --cache-dir=." },
 	{ NULL, 'B', "OFFLOAD_LINK_REMOTE_STORAGE", "The same as --remote-storage=." },
+	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO",
+	  "The same as --device-lto=, for build systems that cannot change the link line." },
 	{ NULL, 'B', "OFFLOAD_LINK_BACKEND",
 	  "The LLVM part to load instead of the one beside the tool." },
 	{ "FILES", 'I', "PREFIX/libexec/offload-link/clang-linker-wrapper",

@@ -1,0 +1,84 @@
+/*
+ * clone_defining: the two calls partitioned LTO needs that the LLVM C API
+ * lacks.
+ *
+ * Cloning a partition.  LLVMCloneModule copies every body; a partition keeps a few
+ * hundred of the merged module's thousands of functions, so cloning all and
+ * deleting most would cost each partition the whole module (and the C API
+ * cannot turn a definition into a declaration in place).  CloneModule's
+ * ShouldCloneDefinition does it in one pass: the chosen definitions get
+ * their bodies, everything else becomes an external declaration.
+ *
+ * Pruning named metadata.  The C API can add to a named metadata node but
+ * not remove from it.  A partition's copy of the merged module's lists
+ * names every input's kernels, so an edit anywhere would change every
+ * partition's bytes (its cache key) unless the lists are cut to what the
+ * partition defines.
+ *
+ * Built with the backend (C++17, no exceptions, no RTTI, as libLLVM is);
+ * nothing else in offload-link is C++.
+ */
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Value.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+#include <llvm-c/Core.h>
+
+/* Declared for the C files in backend_impl.h. */
+extern "C" LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod,
+					      int (*keep)(LLVMValueRef gv, void *arg), void *arg);
+extern "C" void ol_be_prune_named_metadata(LLVMModuleRef mod);
+
+LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod,
+					      int (*keep)(LLVMValueRef gv, void *arg), void *arg)
+{
+	llvm::ValueToValueMapTy map;
+	std::unique_ptr<llvm::Module> clone =
+		llvm::CloneModule(*llvm::unwrap(mod), map, [&](const llvm::GlobalValue *gv) {
+			return keep(llvm::wrap(gv), arg) != 0;
+		});
+
+	return llvm::wrap(clone.release());
+}
+
+/* nvvm.annotations keeps the entries of the partition's definitions (the
+ * others point at nothing once their declarations are gone); llvm.ident
+ * keeps one of each; omp_offload.info, the compiler's table of every
+ * input's target regions, which no pass after clang reads, goes. */
+void ol_be_prune_named_metadata(LLVMModuleRef mod)
+{
+	llvm::Module *m = llvm::unwrap(mod);
+
+	if (llvm::NamedMDNode *info = m->getNamedMetadata("omp_offload.info"))
+		m->eraseNamedMetadata(info);
+	if (llvm::NamedMDNode *annotations = m->getNamedMetadata("nvvm.annotations")) {
+		llvm::SmallVector<llvm::MDNode *, 16> keep;
+
+		for (llvm::MDNode *entry : annotations->operands()) {
+			auto *gv = entry->getNumOperands()
+					   ? llvm::mdconst::dyn_extract_or_null<llvm::GlobalValue>(
+						     entry->getOperand(0))
+					   : nullptr;
+			if (gv && !gv->isDeclaration())
+				keep.push_back(entry);
+		}
+		annotations->clearOperands();
+		for (llvm::MDNode *entry : keep)
+			annotations->addOperand(entry);
+	}
+	if (llvm::NamedMDNode *ident = m->getNamedMetadata("llvm.ident")) {
+		llvm::SmallVector<llvm::MDNode *, 4> unique;
+		llvm::SmallPtrSet<llvm::MDNode *, 4> seen;
+
+		for (llvm::MDNode *entry : ident->operands())
+			if (seen.insert(entry).second)
+				unique.push_back(entry);
+		ident->clearOperands();
+		for (llvm::MDNode *entry : unique)
+			ident->addOperand(entry);
+	}
+}

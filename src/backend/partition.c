@@ -1,0 +1,553 @@
+/*
+ * partition: split(), the first half of partitioned device LTO
+ * (docs/design.md, "Partitioned device LTO").
+ *
+ * The inputs are linked and internalized as for full LTO; the merged module
+ * is then cut into the partitions the caller asked for, each input module's
+ * definitions going to its partition.  Every global of the merged module
+ * gets a role:
+ *
+ *   owned   one definition, in its module's partition: whatever the rest of
+ *           the link or the runtime may name (kernels, exported symbols),
+ *           mutable variables, and functions whose address two partitions
+ *           take; local ones that another partition reaches are promoted
+ *           to hidden external symbols;
+ *   copy    a private copy in every partition that reaches it: internal
+ *           functions, internal constants and shared-memory (LDS) variables,
+ *           whose state lives only as long as a kernel's block;
+ *   import  an owned function or constant another partition reaches is
+ *           there as available_externally, for the inliner, as ThinLTO
+ *           imports it; codegen emits no body for it.
+ *
+ * The appending arrays (llvm.used, llvm.compiler.used, llvm.global_ctors/
+ * dtors) go to partition 0 with everything they name, so that one
+ * partition runs the constructors (the GPU back ends make one init kernel
+ * of them).  Partitions are returned as bitcode: lto() optimizes each in a
+ * context of its own, on any thread, and the bytes are the cache key's.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Comdat.h>
+
+#include "backend_impl.h"
+
+enum role { ROLE_DECLARATION, ROLE_OWNED, ROLE_COPY };
+/* What a node is in the partition being built. */
+enum presence { ABSENT, DEFINED, IMPORTED, DECLARED };
+
+struct node {
+	LLVMValueRef gv;
+	unsigned part;           /* owner (ROLE_OWNED) */
+	unsigned char role;
+	unsigned char is_function;
+	unsigned char importable;
+	unsigned char address_taken;
+	unsigned char promote;   /* local, but reached from another partition */
+	unsigned reached_by;     /* partitions that define or import it (counted up to 2) */
+	unsigned last_reach;     /* 1 + the last partition counted */
+	size_t *refs;            /* nodes its body or initializer names */
+	size_t nrefs, cap;
+};
+
+/* Values of the merged module to node indexes: open addressing. */
+struct node_map {
+	LLVMValueRef *keys;
+	size_t *values;
+	size_t cap;
+};
+
+struct splitter {
+	LLVMModuleRef mod;
+	struct node *nodes;
+	size_t nnodes;
+	struct node_map map;
+	unsigned npartitions;
+	unsigned char *presence;  /* per node, for the partition being built */
+	size_t *stack;
+	int out_of_memory;
+};
+
+static size_t pointer_hash(LLVMValueRef v, size_t cap)
+{
+	uintptr_t x = (uintptr_t)v;
+
+	x ^= x >> 17;
+	x *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 7) & (cap - 1);
+}
+
+static void map_put(struct node_map *map, LLVMValueRef key, size_t value)
+{
+	size_t i = pointer_hash(key, map->cap);
+
+	while (map->keys[i])
+		i = (i + 1) & (map->cap - 1);
+	map->keys[i] = key;
+	map->values[i] = value;
+}
+
+static size_t map_get(const struct node_map *map, LLVMValueRef key)
+{
+	size_t i = pointer_hash(key, map->cap);
+
+	for (; map->keys[i]; i = (i + 1) & (map->cap - 1))
+		if (map->keys[i] == key)
+			return map->values[i];
+	return SIZE_MAX;
+}
+
+static int is_local(LLVMLinkage linkage)
+{
+	return linkage == LLVMInternalLinkage || linkage == LLVMPrivateLinkage;
+}
+
+/* ptx_kernel and amdgpu_kernel: entry points, never called or imported. */
+static int is_kernel(LLVMValueRef fn)
+{
+	unsigned cc = LLVMGetFunctionCallConv(fn);
+
+	return cc == 71 || cc == 91;
+}
+
+/* A definition another partition may hold as available_externally: one
+ * whose every copy is the same code (no weak or common interposition). */
+static int odr_linkage(LLVMLinkage linkage)
+{
+	return linkage == LLVMExternalLinkage || linkage == LLVMWeakODRLinkage ||
+	       linkage == LLVMLinkOnceODRLinkage;
+}
+
+static unsigned unit_of(LLVMValueRef gv, unsigned kind)
+{
+	size_t n = 0;
+	LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(gv, &n);
+	unsigned unit = UINT32_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		LLVMValueRef node, value;
+
+		if (LLVMValueMetadataEntriesGetKind(entries, (unsigned)i) != kind)
+			continue;
+		node = LLVMMetadataAsValue(LLVMGetModuleContext(LLVMGetGlobalParent(gv)),
+					   LLVMValueMetadataEntriesGetMetadata(entries, (unsigned)i));
+		if (LLVMGetMDNodeNumOperands(node) == 1) {
+			LLVMGetMDNodeOperands(node, &value);
+			if (value && LLVMIsAConstantInt(value))
+				unit = (unsigned)LLVMConstIntGetZExtValue(value);
+		}
+	}
+	if (entries)
+		LLVMDisposeValueMetadataEntries(entries);
+	LLVMGlobalEraseMetadata(gv, kind);
+	return unit;
+}
+
+static void add_ref(struct splitter *s, struct node *from, size_t to)
+{
+	if (from->nrefs == from->cap) {
+		size_t cap = from->cap ? 2 * from->cap : 8;
+		size_t *refs = realloc(from->refs, cap * sizeof(*refs));
+
+		if (!refs) {
+			s->out_of_memory = 1;
+			return;
+		}
+		from->refs = refs;
+		from->cap = cap;
+	}
+	from->refs[from->nrefs++] = to;
+}
+
+/* The globals a constant names, through expressions and aggregates. */
+static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c, int depth)
+{
+	size_t index;
+	int n;
+
+	if (LLVMIsAGlobalValue(c)) {
+		index = map_get(&s->map, c);
+		if (index != SIZE_MAX) {
+			add_ref(s, from, index);
+			if (s->nodes[index].is_function)
+				s->nodes[index].address_taken = 1;
+		}
+		return;
+	}
+	if (depth > 64 || !LLVMIsAConstant(c))
+		return;
+	n = LLVMGetNumOperands(c);
+	for (int i = 0; i < n; i++)
+		scan_constant(s, from, LLVMGetOperand(c, (unsigned)i), depth + 1);
+}
+
+static void scan_function(struct splitter *s, struct node *from)
+{
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(from->gv); bb;
+	     bb = LLVMGetNextBasicBlock(bb)) {
+		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
+		     inst = LLVMGetNextInstruction(inst)) {
+			int call = LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst);
+			LLVMValueRef callee = call ? LLVMGetCalledValue(inst) : NULL;
+			int n = LLVMGetNumOperands(inst);
+
+			for (int i = 0; i < n; i++) {
+				LLVMValueRef op = LLVMGetOperand(inst, (unsigned)i);
+				size_t index;
+
+				if (!op)
+					continue;
+				if (op == callee && LLVMIsAFunction(op)) {
+					index = map_get(&s->map, op);
+					if (index != SIZE_MAX)
+						add_ref(s, from, index);
+					continue;
+				}
+				scan_constant(s, from, op, 0);
+			}
+		}
+	}
+}
+
+/* Roles, before any reach is known. */
+static void assign_role(struct node *n, unsigned unit_part)
+{
+	LLVMValueRef gv = n->gv;
+	LLVMLinkage linkage = LLVMGetLinkage(gv);
+
+	n->part = unit_part;
+	if (LLVMIsDeclaration(gv)) {
+		n->role = ROLE_DECLARATION;
+	} else if (linkage == LLVMAppendingLinkage) {
+		n->role = ROLE_OWNED;
+		n->part = 0;
+	} else if (n->is_function) {
+		n->role = is_local(linkage) ? ROLE_COPY : ROLE_OWNED;
+		n->importable = n->role == ROLE_OWNED && odr_linkage(linkage) && !is_kernel(gv);
+	} else if (is_local(linkage)) {
+		/* Constants, and LDS whose life is one block's. */
+		n->role = LLVMIsGlobalConstant(gv) ||
+					  LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) == 3
+				  ? ROLE_COPY
+				  : ROLE_OWNED;
+	} else {
+		n->role = ROLE_OWNED;
+		n->importable = LLVMIsGlobalConstant(gv) && odr_linkage(linkage);
+	}
+}
+
+static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(s->mod);
+	unsigned kind = LLVMGetMDKindIDInContext(ctx, OL_BE_UNIT_MD, (unsigned)strlen(OL_BE_UNIT_MD));
+	size_t n = 0, i = 0;
+
+	for (LLVMValueRef g = LLVMGetFirstGlobal(s->mod); g; g = LLVMGetNextGlobal(g))
+		n++;
+	for (LLVMValueRef f = LLVMGetFirstFunction(s->mod); f; f = LLVMGetNextFunction(f))
+		n++;
+	s->nodes = calloc(n ? n : 1, sizeof(*s->nodes));
+	s->presence = calloc(n ? n : 1, 1);
+	s->stack = calloc(n ? n : 1, sizeof(*s->stack));
+	for (s->map.cap = 64; s->map.cap < 2 * n; s->map.cap *= 2)
+		;
+	s->map.keys = calloc(s->map.cap, sizeof(*s->map.keys));
+	s->map.values = calloc(s->map.cap, sizeof(*s->map.values));
+	if (!s->nodes || !s->presence || !s->stack || !s->map.keys || !s->map.values)
+		return -1;
+	s->nnodes = n;
+	/* Globals first, then functions: the order CloneModule creates them in. */
+	for (LLVMValueRef g = LLVMGetFirstGlobal(s->mod); g; g = LLVMGetNextGlobal(g), i++)
+		s->nodes[i].gv = g;
+	for (LLVMValueRef f = LLVMGetFirstFunction(s->mod); f; f = LLVMGetNextFunction(f), i++) {
+		s->nodes[i].gv = f;
+		s->nodes[i].is_function = 1;
+	}
+	for (i = 0; i < n; i++)
+		map_put(&s->map, s->nodes[i].gv, i);
+	for (i = 0; i < n; i++) {
+		struct node *node = &s->nodes[i];
+		unsigned unit = LLVMIsDeclaration(node->gv) ? UINT32_MAX : unit_of(node->gv, kind);
+		unsigned part = unit < req->nmodules ? req->module_partition[unit] : 0;
+
+		assign_role(node, part < s->npartitions ? part : 0);
+		if (node->is_function && !LLVMIsDeclaration(node->gv))
+			scan_function(s, node);
+		else if (!node->is_function && !LLVMIsDeclaration(node->gv))
+			scan_constant(s, node, LLVMGetInitializer(node->gv), 0);
+	}
+	return s->out_of_memory ? -1 : 0;
+}
+
+/* What partition p holds, in s->presence: from its owned nodes, through
+ * the references of what it defines or imports. */
+static void reach(struct splitter *s, unsigned p)
+{
+	size_t top = 0;
+
+	memset(s->presence, ABSENT, s->nnodes);
+	for (size_t i = 0; i < s->nnodes; i++) {
+		if (s->nodes[i].role == ROLE_OWNED && s->nodes[i].part == p) {
+			s->presence[i] = DEFINED;
+			s->stack[top++] = i;
+		}
+	}
+	while (top) {
+		struct node *from = &s->nodes[s->stack[--top]];
+
+		for (size_t r = 0; r < from->nrefs; r++) {
+			size_t to = from->refs[r];
+			struct node *n = &s->nodes[to];
+			unsigned char presence;
+
+			if (s->presence[to] != ABSENT)
+				continue;
+			if (n->role == ROLE_COPY || (n->role == ROLE_OWNED && n->part == p))
+				presence = DEFINED;
+			else if (n->role == ROLE_OWNED && n->importable)
+				presence = IMPORTED;
+			else
+				presence = DECLARED;
+			s->presence[to] = presence;
+			if (n->last_reach != p + 1) {
+				n->last_reach = p + 1;
+				n->reached_by += n->reached_by < 2;
+			}
+			if (n->role == ROLE_OWNED && n->part != p)
+				n->promote = is_local(LLVMGetLinkage(n->gv));
+			if (presence != DECLARED)
+				s->stack[top++] = to;
+		}
+	}
+}
+
+/*
+ * A local function whose address two partitions take must have one
+ * address: it becomes owned by its module's partition.  The first round
+ * of reaches finds them; a second round settles the promotions this makes.
+ */
+static int settle_roles(struct splitter *s)
+{
+	int changed = 0;
+
+	for (unsigned p = 0; p < s->npartitions; p++)
+		reach(s, p);
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct node *n = &s->nodes[i];
+
+		if (n->role == ROLE_COPY && n->is_function && n->address_taken && n->reached_by > 1) {
+			n->role = ROLE_OWNED;
+			n->importable = 1;
+			changed = 1;
+		}
+	}
+	if (changed)
+		for (unsigned p = 0; p < s->npartitions; p++)
+			reach(s, p);
+	return 0;
+}
+
+/* A name PTX and every object format accept, unique in the module. */
+static void promote(LLVMModuleRef mod, LLVMValueRef gv)
+{
+	size_t len = 0;
+	const char *name = LLVMGetValueName2(gv, &len);
+	char *fresh = malloc(len + 48);
+	size_t k = 0;
+
+	if (!fresh)
+		return;
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 c == '_' || c == '$';
+		fresh[k++] = ok ? c : '_';
+	}
+	memcpy(fresh + k, "__ol_part", 10);
+	for (unsigned serial = 1; LLVMGetNamedFunction(mod, fresh) || LLVMGetNamedGlobal(mod, fresh);
+	     serial++)
+		snprintf(fresh + k, 48, "__ol_part%u", serial);
+	LLVMSetValueName2(gv, fresh, strlen(fresh));
+	LLVMSetLinkage(gv, LLVMExternalLinkage);
+	LLVMSetVisibility(gv, LLVMHiddenVisibility);
+	free(fresh);
+}
+
+static int keep_definition(LLVMValueRef gv, void *arg)
+{
+	struct splitter *s = arg;
+	size_t i = map_get(&s->map, gv);
+
+	return i != SIZE_MAX && (s->presence[i] == DEFINED || s->presence[i] == IMPORTED);
+}
+
+/* The clone's globals and functions, in the merged module's order. */
+static LLVMValueRef *clone_values(const struct splitter *s, LLVMModuleRef part)
+{
+	LLVMValueRef *v = calloc(s->nnodes ? s->nnodes : 1, sizeof(*v));
+	size_t i = 0;
+
+	if (!v)
+		return NULL;
+	for (LLVMValueRef g = LLVMGetFirstGlobal(part); g && i < s->nnodes; g = LLVMGetNextGlobal(g))
+		v[i++] = g;
+	for (LLVMValueRef f = LLVMGetFirstFunction(part); f && i < s->nnodes;
+	     f = LLVMGetNextFunction(f))
+		v[i++] = f;
+	if (i != s->nnodes) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* Linkage in the partition, then the declarations nothing uses go. */
+static void finish_partition(const struct splitter *s, LLVMValueRef *values)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		LLVMValueRef v = values[i];
+		LLVMLinkage linkage = LLVMGetLinkage(v);
+
+		switch (s->presence[i]) {
+		case DEFINED:
+			/* A copy's comdat would make the linker keep one copy of
+			 * many; an owned linkonce must not vanish where it lives. */
+			if (is_local(linkage))
+				LLVMSetComdat(v, NULL);
+			else if (linkage == LLVMLinkOnceODRLinkage || linkage == LLVMLinkOnceAnyLinkage)
+				LLVMSetLinkage(v, linkage == LLVMLinkOnceODRLinkage ? LLVMWeakODRLinkage
+										     : LLVMWeakAnyLinkage);
+			break;
+		case IMPORTED:
+			LLVMSetLinkage(v, LLVMAvailableExternallyLinkage);
+			LLVMSetComdat(v, NULL);
+			break;
+		default:
+			if (LLVMIsDeclaration(v))
+				LLVMSetComdat(v, NULL);
+			break;
+		}
+	}
+	for (size_t i = 0; i < s->nnodes; i++) {
+		LLVMValueRef v = values[i];
+
+		if (s->presence[i] == DEFINED || s->presence[i] == IMPORTED || LLVMGetFirstUse(v))
+			continue;
+		if (!LLVMIsDeclaration(v))
+			continue;
+		if (s->nodes[i].is_function)
+			LLVMDeleteFunction(v);
+		else
+			LLVMDeleteGlobal(v);
+	}
+}
+
+/* The bytes are a cache key: nothing in them may name the partition. */
+static int write_module(LLVMModuleRef mod, struct ol_buffer *out, char **err)
+{
+	static const char name[] = "ol.partition";
+
+	LLVMSetModuleIdentifier(mod, name, sizeof(name) - 1);
+	LLVMSetSourceFileName(mod, name, sizeof(name) - 1);
+	return ol_be_write_bitcode(mod, out, err);
+}
+
+static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out, char **err)
+{
+	LLVMModuleRef part;
+	LLVMValueRef *values;
+	int any = 0, rc;
+
+	out->data = NULL;
+	out->size = 0;
+	reach(s, p);
+	for (size_t i = 0; i < s->nnodes && !any; i++)
+		any = s->presence[i] == DEFINED;
+	if (!any)
+		return 0;
+	part = ol_be_clone_defining(s->mod, keep_definition, s);
+	if (!part)
+		return ol_be_fail(err, "cannot clone partition %u", p);
+	values = clone_values(s, part);
+	if (!values) {
+		LLVMDisposeModule(part);
+		return ol_be_fail(err, "partition %u: the clone does not match the module", p);
+	}
+	finish_partition(s, values);
+	free(values);
+	ol_be_prune_named_metadata(part);
+	rc = write_module(part, out, err);
+	LLVMDisposeModule(part);
+	return rc;
+}
+
+static int has_aliases(LLVMModuleRef mod)
+{
+	return LLVMGetFirstGlobalAlias(mod) != NULL || LLVMGetFirstGlobalIFunc(mod) != NULL;
+}
+
+int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts, char **err)
+{
+	struct splitter s;
+	struct ol_be_diag diag;
+	LLVMContextRef ctx;
+	int rc = 0;
+
+	if (!req || !req->triple || req->nmodules == 0 || !req->module_partition ||
+	    req->npartitions == 0)
+		return ol_be_fail(err, "split request without modules or partitions");
+	memset(parts, 0, req->npartitions * sizeof(*parts));
+	memset(&s, 0, sizeof(s));
+	ctx = ol_be_context_create(&diag);
+	if (!req->save_temps_prefix)
+		LLVMContextSetDiscardValueNames(ctx, 1);
+	if (req->phase)
+		req->phase("Link bitcode", 1);
+	s.mod = ol_be_link_inputs(ctx, &diag, req, err);
+	if (req->phase)
+		req->phase("Link bitcode", 0);
+	if (!s.mod) {
+		ol_be_msg_release(&diag.errors);
+		LLVMContextDispose(ctx);
+		return -1;
+	}
+	if (req->phase)
+		req->phase("Split", 1);
+	rc = ol_be_close_module(s.mod, req, err);
+	/* Aliases cannot be cloned apart from their aliasees by the C API's
+	 * means: such a module stays whole, in partition 0. */
+	s.npartitions = has_aliases(s.mod) ? 1 : (unsigned)req->npartitions;
+	if (rc == 0 && build_nodes(&s, req) < 0)
+		rc = ol_be_fail(err, "out of memory");
+	if (rc == 0)
+		rc = settle_roles(&s);
+	for (size_t i = 0; rc == 0 && i < s.nnodes; i++)
+		if (s.nodes[i].promote)
+			promote(s.mod, s.nodes[i].gv);
+	if (rc == 0 && s.npartitions == 1)
+		rc = write_module(s.mod, &parts[0], err);
+	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++)
+		rc = write_partition(&s, p, &parts[p], err);
+	if (req->phase)
+		req->phase("Split", 0);
+	if (rc != 0)
+		for (size_t p = 0; p < req->npartitions; p++) {
+			free(parts[p].data);
+			parts[p].data = NULL;
+			parts[p].size = 0;
+		}
+	for (size_t i = 0; i < s.nnodes; i++)
+		free(s.nodes[i].refs);
+	free(s.nodes);
+	free(s.presence);
+	free(s.stack);
+	free(s.map.keys);
+	free(s.map.values);
+	LLVMDisposeModule(s.mod);
+	ol_be_msg_release(&diag.errors);
+	LLVMContextDispose(ctx);
+	return rc;
+}

@@ -1,0 +1,291 @@
+/*
+ * partitioned_lto: --device-lto=partitioned (docs/design.md, "Partitioned
+ * device LTO").  In place of one LTO of a group's bitcode:
+ *
+ *   1. the input modules are cut into partitions of N consecutive modules
+ *      (a partition never mixes two archives, or an archive and objects);
+ *   2. the backend links and internalizes them as full LTO does and splits
+ *      the result (backend split()): each partition holds its modules'
+ *      definitions and a private copy of what they reach;
+ *   3. each partition's product is looked up in the device-link cache by
+ *      its bitcode; a miss is optimized alone (lto()), and, for a family
+ *      whose device linker takes objects, compiled and assembled alone;
+ *   4. the device linker links the partitions' objects, or (AMDGPU) the
+ *      optimized partitions are linked into one module for one codegen.
+ *
+ * After an edit only the partitions holding changed code miss.  The
+ * partitions of one group run on the group's job, one after another; the
+ * groups run in parallel as with full LTO.
+ */
+#include "target_impl.h"
+#include "offload/cache.h"
+#include "offload/diag.h"
+#include "offload/inputs.h"
+#include "offload/job_key.h"
+#include "offload/bitcode_header.h"
+#include "offload/mapped_file.h"
+#include "offload/spawn.h"
+#include "offload/temp_names.h"
+#include "offload/tempfile.h"
+#include "offload/timer.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What decides which modules share a partition: the archive a module came
+ * from, or none for objects given on the line. */
+static const char *module_source(const struct ol_device_image *img)
+{
+	return img->owner && img->owner->member ? img->owner->path : "";
+}
+
+/* The partition of each of req's modules (the group's bitcode images in
+ * order): `units` consecutive modules of one source each.  Returns the
+ * number of partitions. */
+static size_t assign_partitions(const struct ol_group *g, unsigned units, unsigned *partition)
+{
+	const char *source = NULL;
+	size_t n = 0, in_current = 0, parts = 0;
+
+	for (size_t i = 0; i < g->nimages; i++) {
+		const struct ol_device_image *img = g->images[i];
+
+		if (img->bin.image_kind != OL_IMG_BITCODE &&
+		    !ol_bitcode_magic(img->bin.image, (size_t)img->bin.image_size))
+			continue;
+		if (!source || strcmp(source, module_source(img)) != 0 || in_current == units) {
+			parts++;
+			in_current = 0;
+			source = module_source(img);
+		}
+		partition[n++] = (unsigned)(parts - 1);
+		in_current++;
+	}
+	return parts;
+}
+
+struct partition_run {
+	struct ol_group *g;
+	const struct ol_link_context *ctx;
+	const struct ol_lto_settings *lto;
+	const struct ol_lto_request *req;
+	const struct ol_backend *be;
+	struct ol_cache *cache;        /* NULL: no cache for this link */
+	char *prefix;                  /* "<exe>.<triple>.<arch>" */
+	size_t hits;
+};
+
+/* The file a partition's product is written to: an object the device
+ * linker takes, or (merge_before_codegen) nothing, the bytes stay. */
+static const char *product_name(const struct partition_run *run)
+{
+	return run->lto->merge_before_codegen ? "optimized bitcode"
+	       : run->lto->assemble	   ? run->lto->assembled_ext
+					   : "object";
+}
+
+/* Optimizes (and compiles, and assembles) one partition: *out gets the
+ * product's bytes.  Returns 0 or -1 (reported). */
+static int build_partition(struct partition_run *run, size_t p, const struct ol_buffer *part,
+			   struct ol_buffer *out)
+{
+	struct ol_lto_request req = *run->req;
+	const uint8_t *module = part->data;
+	size_t size = part->size;
+	char *err = NULL, *what, *prefix;
+	const char *path, *assembled;
+	struct ol_buffer lto_out = { NULL, 0 };
+	int rc;
+
+	req.modules = &module;
+	req.sizes = &size;
+	req.names = NULL;
+	req.nmodules = 1;
+	req.module_partition = NULL;
+	req.npartitions = 0;
+	req.is_partition = 1;
+	req.preserve = NULL;
+	req.first_definition_prevails = 0;
+	req.emit_bitcode = run->lto->merge_before_codegen;
+	req.emit_assembly = !req.emit_bitcode && run->lto->emit_assembly;
+	prefix = ol_xasprintf("%s.part%zu", run->prefix, p);
+	if (run->ctx->cl->save_temps)
+		req.save_temps_prefix = prefix;
+	ol_timer_begin_detail("LTO of a partition", prefix);
+	rc = run->be->lto(&req, &lto_out, &err);
+	ol_timer_end();
+	if (rc != 0) {
+		what = ol_xasprintf(" of partition %zu", p);
+		ol_group_lto_failed(run->g, what, err);
+		free(what);
+		free(prefix);
+		return -1;
+	}
+	if (req.emit_bitcode || !run->lto->assemble) {
+		*out = lto_out;
+		free(prefix);
+		return 0;
+	}
+	/* PTX: the family's assembler makes the object from a file. */
+	path = ol_temp_write(prefix, "s", lto_out.data, lto_out.size);
+	free(lto_out.data);
+	free(prefix);
+	assembled = path ? run->lto->assemble(run->g, run->ctx, path) : NULL;
+	if (!assembled)
+		return -1;
+	if (ol_read_whole_file(assembled, &out->data, &out->size) < 0)
+		return ol_error("cannot read '%s': %s", assembled, strerror(errno));
+	return 0;
+}
+
+/* One partition's product, from the cache or built (and then stored). */
+static int partition_product(struct partition_run *run, size_t p, const struct ol_buffer *part,
+			     struct ol_buffer *out)
+{
+	char key[OL_CACHE_KEY_HEX] = "";
+	struct ol_cache_lookup found;
+
+	if (run->cache) {
+		ol_partition_job_key(run->cache, run->g, run->ctx, product_name(run), run->req->cpu,
+				     run->req->features, part->data, part->size, key);
+		ol_cache_get(run->cache, key, &found);
+		if (found.hit) {
+			out->data = found.data;
+			out->size = found.size;
+			run->hits++;
+			return 0;
+		}
+	}
+	if (build_partition(run, p, part, out) < 0)
+		return -1;
+	if (run->cache)
+		ol_cache_put(run->cache, key, out->data, out->size);
+	return 0;
+}
+
+/* AMDGPU: the optimized partitions become one object. */
+static int codegen_merged(struct partition_run *run, struct ol_buffer *products, size_t n,
+			  struct strvec *files)
+{
+	struct ol_lto_request req = *run->req;
+	const uint8_t **modules = ol_xcalloc(n ? n : 1, sizeof(*modules));
+	size_t *sizes = ol_xcalloc(n ? n : 1, sizeof(*sizes));
+	struct ol_buffer out = { NULL, 0 };
+	char *err = NULL;
+	const char *path;
+	size_t k = 0;
+	int rc;
+
+	for (size_t p = 0; p < n; p++) {
+		if (!products[p].size)
+			continue;
+		modules[k] = products[p].data;
+		sizes[k++] = products[p].size;
+	}
+	req.modules = modules;
+	req.sizes = sizes;
+	req.names = NULL;
+	req.nmodules = k;
+	req.module_partition = NULL;
+	req.npartitions = 0;
+	req.codegen_only = 1;
+	req.first_definition_prevails = 0;
+	req.preserve = NULL;
+	if (run->ctx->cl->save_temps)
+		req.save_temps_prefix = run->prefix;
+	ol_timer_begin_detail("Code generation of the partitions", run->prefix);
+	rc = run->be->lto(&req, &out, &err);
+	ol_timer_end();
+	if (rc == 0) {
+		path = ol_temp_write(run->prefix, "o", out.data, out.size);
+		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", run->g->triple,
+				      *run->g->arch ? " " : "", run->g->arch);
+		if (path)
+			strvec_push(files, path);
+		else
+			rc = -1;
+	} else {
+		ol_group_lto_failed(run->g, " (code generation of the partitions)", err);
+	}
+	free(out.data);
+	free(modules);
+	free(sizes);
+	return rc ? -1 : 0;
+}
+
+static int write_products(struct partition_run *run, struct ol_buffer *products, size_t n,
+			  struct strvec *files)
+{
+	const char *ext = run->lto->assemble ? run->lto->assembled_ext : "o";
+
+	for (size_t p = 0; p < n; p++) {
+		char *prefix;
+		const char *path;
+
+		if (!products[p].size)
+			continue;
+		prefix = ol_xasprintf("%s.part%zu", run->prefix, p);
+		path = ol_temp_write(prefix, ext, products[p].data, products[p].size);
+		ol_temp_name_describe(path, "[partition %zu of the device LTO for %s%s%s]", p,
+				      run->g->triple, *run->g->arch ? " " : "", run->g->arch);
+		free(prefix);
+		if (!path)
+			return -1;
+		strvec_push(files, path);
+	}
+	return 0;
+}
+
+int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_context *ctx,
+				 const struct ol_lto_settings *lto,
+				 const struct ol_lto_request *req, struct strvec *files)
+{
+	struct partition_run run = { g, ctx, lto, req, ol_backend_get(), NULL, NULL, 0 };
+	struct ol_lto_request split = *req;
+	unsigned *partition = ol_xcalloc(req->nmodules ? req->nmodules : 1, sizeof(*partition));
+	struct ol_buffer *parts, *products;
+	size_t nparts, built = 0;
+	char *err = NULL;
+	int rc = 0;
+
+	nparts = assign_partitions(g, ctx->cl->device_lto_units, partition);
+	parts = ol_xcalloc(nparts ? nparts : 1, sizeof(*parts));
+	products = ol_xcalloc(nparts ? nparts : 1, sizeof(*products));
+	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
+	/* As for a group: not when --save-temps asks for the files made. */
+	run.cache = ctx->cl->save_temps ? NULL : ctx->cache;
+	split.module_partition = partition;
+	split.npartitions = nparts;
+	if (ctx->cl->save_temps)
+		split.save_temps_prefix = run.prefix;
+
+	ol_timer_begin_detail("Split for partitioned LTO", run.prefix);
+	rc = run.be->split(&split, parts, &err);
+	ol_timer_end();
+	if (rc != 0)
+		ol_group_lto_failed(g, " (split into partitions)", err);
+	for (size_t p = 0; rc == 0 && p < nparts; p++) {
+		if (!parts[p].size)
+			continue;
+		rc = partition_product(&run, p, &parts[p], &products[p]);
+		built++;
+	}
+	ol_spawn_note("partitioned LTO of %zu bitcode module%s for %s%s%s at -O%d: %zu "
+		      "partition%s, %zu from the cache", req->nmodules, req->nmodules == 1 ? "" : "s",
+		      g->triple, *g->arch ? " " : "", g->arch, req->opt_level, built,
+		      built == 1 ? "" : "s", run.hits);
+	if (rc == 0)
+		rc = lto->merge_before_codegen ? codegen_merged(&run, products, nparts, files)
+					       : write_products(&run, products, nparts, files);
+	for (size_t p = 0; p < nparts; p++) {
+		free(parts[p].data);
+		free(products[p].data);
+	}
+	free(parts);
+	free(products);
+	free(partition);
+	free(run.prefix);
+	return rc ? -1 : 0;
+}
