@@ -155,26 +155,34 @@ def gpu_units(outdir, clang, units, archs, lto, jobs, runtime=True):
     return objects
 
 
-def heavy_sources(outdir, units):
+def heavy_sources(outdir, units, shared_callers=0):
     """The heavy GPU program (issue 12): `units` C files, each with one
     reduction kernel over a mapped array, four declare target arrays of 64 and
     three declare target functions, one of which calls a function of the next
     unit (so the device link resolves symbols across units), plus main.c.
     Linked with the device runtime, OpenMPOpt's Attributor dominates each
-    architecture's LTO.  Returns the paths, main.c first."""
+    architecture's LTO.  shared_callers > 0: unit 0 also defines h_shared(),
+    which f0 of the first shared_callers units calls (a function many units
+    call, for the partitioned relink).  Returns the paths, main.c first."""
     os.makedirs(outdir, exist_ok=True)
     sources = []
     for u in range(units):
         nxt = (u + 1) % units
         path = os.path.join(outdir, "heavy%03d.c" % u)
+        shared = ""
+        if shared_callers:
+            shared = "double h_shared(double);\n"
+            if u == 0:
+                shared += "double h_shared(double x) { return x * 0.5 + 1.0; }\n"
+        call = "h_shared(x) + " if u < shared_callers else ""
         with open(path, "w") as out:
             out.write(
-                "#pragma omp declare target\n"
+                "#pragma omp declare target\n" + shared +
                 "double h%(u)03d_g0[64], h%(u)03d_g1[64], h%(u)03d_g2[64], h%(u)03d_g3[64];\n"
                 "double h%(n)03d_f2(double);\n"
                 "double h%(u)03d_f0(double x) {\n"
                 "  int i = (int)x & 63;\n"
-                "  return x * h%(u)03d_g0[i] + h%(u)03d_g1[(i + %(k)d) & 63];\n}\n"
+                "  return %(call)sx * h%(u)03d_g0[i] + h%(u)03d_g1[(i + %(k)d) & 63];\n}\n"
                 "double h%(u)03d_f1(double x) {\n"
                 "  double s = 0;\n"
                 "  for (int j = 0; j < 4; j++) s += h%(u)03d_f0(x + j) * h%(u)03d_g2[j];\n"
@@ -186,18 +194,18 @@ def heavy_sources(outdir, units):
                 "#pragma omp target teams distribute parallel for reduction(+: sum) "
                 "map(to: a[0:n])\n"
                 "  for (int i = 0; i < n; i++) sum += h%(u)03d_f1(a[i]);\n"
-                "  return sum;\n}\n" % {"u": u, "n": nxt, "k": u % 7 + 1})
+                "  return sum;\n}\n" % {"u": u, "n": nxt, "k": u % 7 + 1, "call": call})
         sources.append(path)
     main = _write_main(outdir, ["double h%03d(double *, int);" % u for u in range(units)],
                        "  double a[64] = {0};\n", ["(long)h%03d(a, 64)" % u for u in range(units)])
     return [main] + sources
 
 
-def heavy_units(outdir, clang, units, archs, jobs):
+def heavy_units(outdir, clang, units, archs, jobs, shared_callers=0):
     """heavy_sources compiled as the issue measured them: -O2, the four
     architectures, -nogpulib (the link adds -lomptarget.devicertl).  Returns
     the object paths, main.o first."""
-    sources = heavy_sources(outdir, units)
+    sources = heavy_sources(outdir, units, shared_callers)
     objects = [s[:-2] + ".o" for s in sources]
     flags = heavy_flags(archs)
     _compile_all(jobs, [[clang, "-O2"] + flags + ["-c", s, "-o", o]

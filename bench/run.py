@@ -6,7 +6,7 @@ clang-linker-wrapper, in the same run on the same machine.
                [--gpu-units 100] [--gpu-archs sm_80,sm_90,gfx90a,gfx942] [--gpu-lto]
                [--gpu-clang 19|22]
                [--rdc-units 100] [--heavy-units 100]
-               [--only host|offload|gpu|cuda|hip|relink|project|heavy]
+               [--only host|offload|gpu|cuda|hip|relink|project|heavy|partitioned]
 
 (a) host: a plain host link of many objects with no offloading data, the
     link CMake sends through the wrapper for every C/C++ target once clang is
@@ -41,6 +41,14 @@ clang-linker-wrapper, in the same run on the same machine.
     code (OpenMPOpt's Attributor dominates).  offload-link against upstream
     19 at its default and with --wrapper-jobs=2; CPU time matters here as
     much as wall time.
+(h) partitioned: the (g) program with h_shared(), a function 50 units call,
+    linked with full LTO (offload-link's default, no cache), partitioned LTO
+    (--device-lto=partitioned, its cache empty at first) and upstream 19
+    with --wrapper-jobs=2: cold, then after editing one kernel of one unit,
+    then after editing h_shared(); CPU time with wall time.  Then both modes
+    link again with --save-temps and the AMDGPU kernels' code is compared
+    (bench/compare_kernels.py): identical or not, and the largest difference
+    in registers and instructions.
 (d) cuda, hip: a CUDA program of --rdc-units translation units of
     relocatable device code (-fgpu-rdc, the new offloading driver) for sm_80
     and sm_90, and the same program as HIP for gfx90a and gfx942, compiled by
@@ -433,6 +441,64 @@ def bench_project(args, tool, work):
         os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
 
 
+def recompile(objdir, clang, archs, source, old, new):
+    """Edits `source` (old -> new) and compiles it again as heavy_units did."""
+    path = os.path.join(objdir, source)
+    with open(path) as inp:
+        text = inp.read()
+    if old not in text:
+        sys.exit("bench: %s has no %r" % (source, old))
+    with open(path, "w") as out:
+        out.write(text.replace(old, new))
+    subprocess.run([clang, "-O2"] + gen.heavy_flags(archs) + ["-c", path, "-o", path[:-2] + ".o"],
+                   check=True)
+
+
+def bench_partitioned(args, tool, work):
+    """(h) issue 21: relink after an edit, full against partitioned LTO."""
+    archs = args.gpu_archs.split(",")
+    clang = "clang-19"
+    units = args.heavy_units
+    objdir = os.path.join(work, "heavy19-shared-%d-%s" % (units, "-".join(archs)))
+    objects = generated(objdir, "generating and compiling the heavy program with a shared function "
+                        "(%d units, %s) ..." % (units, ",".join(archs)),
+                        lambda: gen.heavy_units(objdir, clang, units, archs, args.jobs,
+                                                shared_callers=min(50, units)))
+    out = os.path.join(objdir, "app")
+    variants = wrapper_variants(tool, [clang, "-O2"] + gen.heavy_flags(archs) + objects
+                                + ["-lomptarget.devicertl", "-o", out], "19")
+    ours = variants[0][1][0]
+    cache = os.path.join(work, "partitioned-cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    runs = [("full LTO (offload-link)", [ours[:1] + ["--no-cache"] + ours[1:]]),
+            ("partitioned LTO (offload-link)",
+             [ours[:1] + ["--device-lto=partitioned", "--cache-dir=" + cache] + ours[1:]])]
+    runs += [v for v in variants[1:] if v[0].endswith("--wrapper-jobs=2")]
+    kernel_unit = "heavy%03d.c" % (units * 57 // 100)
+    edits = [
+        ("cold", None),
+        ("relink after editing one kernel (%s)" % kernel_unit,
+         (kernel_unit, "reduction(+: sum)", "reduction(+: sum) num_threads(128)")),
+        ("relink after editing h_shared(), called by %d units" % min(50, units),
+         ("heavy000.c", "x * 0.5 + 1.0", "x * 0.25 + 2.0")),
+    ]
+    os.environ.pop("OFFLOAD_LINK_NO_CACHE", None)
+    try:
+        for title, edit in edits:
+            if edit:
+                recompile(objdir, clang, archs, *edit)
+            compare("(h) partitioned LTO, %d units, %s: %s" % (units, ", ".join(archs), title),
+                    runs, "full LTO (offload-link)", 1, objdir, warmup=False)
+    finally:
+        os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
+        for title, edit in edits[1:]:
+            recompile(objdir, clang, archs, edit[0], edit[2], edit[1])
+    compare_dir = os.path.join(objdir, "compare")
+    compare_script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare_kernels.py")
+    subprocess.run([sys.executable, compare_script, "--work", compare_dir, "--"]
+                   + ours, cwd=objdir, check=False)
+
+
 def main():
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -464,7 +530,7 @@ def main():
     parser.add_argument("--heavy-reps", type=int, default=1,
                         help="timed runs of each heavy variant (upstream takes two minutes)")
     parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip", "relink",
-                                           "project", "heavy"))
+                                           "project", "heavy", "partitioned"))
     args = parser.parse_args()
 
     # Cold links: the device-link cache has its own scenario.
@@ -492,6 +558,8 @@ def main():
         bench_project(args, tool, work)
     if args.only in (None, "heavy"):
         bench_heavy(args, tool, work)
+    if args.only in (None, "partitioned"):
+        bench_partitioned(args, tool, work)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,11 @@
 #   run-case.sh --clang 19|16 --case <cases/NAME> --work <dir>
 #               --wrapper-dir <dir holding clang-linker-wrapper, or "upstream">
 #               --shim <preload.so> [--omp16 <unpacked clang-16 runtime root>]
+#               [--partitioned]
+#
+# --partitioned: the device code is bitcode (-foffload-lto) and the link
+# optimizes it in partitions of one module (--device-lto=partitioned:1,
+# through OFFLOAD_LINK_DEVICE_LTO): every case must print the same.
 #
 # The case directory holds its sources, expected.txt (the program's exact
 # standard output) and recipe.sh, a few lines of shell run in <work> with the
@@ -61,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--wrapper-dir) wrapper_dir=$2; shift 2 ;;
 	--shim) shim=$2; shift 2 ;;
 	--omp16) omp16=$2; shift 2 ;;
+	--partitioned) partitioned=1; shift ;;
 	*) usage ;;
 	esac
 done
@@ -96,6 +102,10 @@ command -v "$CLANG" >/dev/null || missing "$CLANG" "the Debian package clang-$cl
 [ -x "$LLD" ] || missing "$LLD" "the Debian package lld-$clang_version"
 
 offload_flags=(-fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu)
+if [ "${partitioned:-0}" = 1 ]; then
+	offload_flags+=(-foffload-lto)
+	export OFFLOAD_LINK_DEVICE_LTO=partitioned:1
+fi
 case $clang_version in
 19)
 	runtime_libdir=/usr/lib/llvm-19/lib
