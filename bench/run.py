@@ -478,7 +478,8 @@ def bench_partitioned(args, tool, work):
     edits = [
         ("cold", None),
         ("relink after editing one kernel (%s)" % kernel_unit,
-         (kernel_unit, "reduction(+: sum)", "reduction(+: sum) num_threads(128)")),
+         (kernel_unit, "sum += h%03d_f1(a[i]);" % (units * 57 // 100),
+          "sum += h%03d_f1(a[i]) * 0.5;" % (units * 57 // 100))),
         ("relink after editing h_shared(), called by %d units" % min(50, units),
          ("heavy000.c", "x * 0.5 + 1.0", "x * 0.25 + 2.0")),
     ]

@@ -38,6 +38,8 @@ struct ol_group {
 	struct ol_diag_buffer diag;
 	int failed;
 	int cached;                    /* linked came from the device-link cache */
+	unsigned job_threads;          /* threads its job may run (partitioned LTO's
+					  partitions), set by ol_device_link_all */
 	int overridden;                /* linked is an --override-image file, not our link */
 };
 

@@ -81,16 +81,18 @@ int ol_error_count(void);
 void ol_checkpoint(void);
 
 /* Per-thread capture: while a buffer is active on a thread, that thread's
- * messages go into it instead of stderr. */
+ * messages go into it instead of stderr.  ol_diag_capture_begin returns the
+ * buffer that was active (NULL for none), to be made active again with it. */
 struct ol_diag_buffer {
 	char *text;
 	size_t len, cap;
 	int errors;
 };
-void ol_diag_capture_begin(struct ol_diag_buffer *buf);
+struct ol_diag_buffer *ol_diag_capture_begin(struct ol_diag_buffer *buf);
 void ol_diag_capture_end(void);
-/* Writes the buffer to stderr in one piece, adds its errors to the global
- * count and frees it. */
+/* Writes the buffer where the thread's messages go, in one piece: into the
+ * active capture buffer (its errors counted there), else to stderr (its
+ * errors added to the global count); then frees it. */
 void ol_diag_flush(struct ol_diag_buffer *buf);
 
 /* xmalloc family: die on OOM. */

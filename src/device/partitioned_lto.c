@@ -14,8 +14,10 @@
  *      optimized partitions are linked into one module for one codegen.
  *
  * After an edit only the partitions holding changed code miss.  The
- * partitions of one group run on the group's job, one after another; the
- * groups run in parallel as with full LTO.
+ * partitions of one group run on its job's thread and on the threads the
+ * other groups leave over (g->job_threads); each partition's messages are
+ * captured apart and joined in partition order, so the output is the same
+ * whatever ran where.
  */
 #include "target_impl.h"
 #include "offload/cache.h"
@@ -30,6 +32,8 @@
 #include "offload/timer.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +78,15 @@ struct partition_run {
 	const struct ol_backend *be;
 	struct ol_cache *cache;        /* NULL: no cache for this link */
 	char *prefix;                  /* "<exe>.<triple>.<arch>" */
-	size_t hits;
+	atomic_size_t hits;
+	/* The partitions, their products, each one's messages and status;
+	 * threads take the next partition from `next`. */
+	const struct ol_buffer *parts;
+	struct ol_buffer *products;
+	struct ol_diag_buffer *diags;
+	int *status;
+	size_t nparts;
+	atomic_size_t next;
 };
 
 /* The file a partition's product is written to: an object the device
@@ -154,7 +166,7 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 		if (found.hit) {
 			out->data = found.data;
 			out->size = found.size;
-			run->hits++;
+			atomic_fetch_add(&run->hits, 1);
 			return 0;
 		}
 	}
@@ -215,6 +227,49 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 	return rc ? -1 : 0;
 }
 
+static void *partition_worker(void *arg)
+{
+	struct partition_run *run = arg;
+
+	for (;;) {
+		size_t p = atomic_fetch_add(&run->next, 1);
+		struct ol_diag_buffer *previous;
+
+		if (p >= run->nparts)
+			return NULL;
+		if (!run->parts[p].size)
+			continue;
+		previous = ol_diag_capture_begin(&run->diags[p]);
+		run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
+		ol_diag_capture_begin(previous);
+	}
+}
+
+/* Every partition's product, on up to g->job_threads threads.  Returns 0
+ * or -1 (reported). */
+static int make_products(struct partition_run *run)
+{
+	size_t nthreads = run->g->job_threads > 1 ? run->g->job_threads : 1, started = 0;
+	pthread_t *threads;
+	int rc = 0;
+
+	if (nthreads > run->nparts)
+		nthreads = run->nparts;
+	threads = ol_xcalloc(nthreads ? nthreads : 1, sizeof(*threads));
+	for (size_t i = 0; i + 1 < nthreads; i++)
+		if (pthread_create(&threads[started], NULL, partition_worker, run) == 0)
+			started++;
+	partition_worker(run);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	for (size_t p = 0; p < run->nparts; p++) {
+		ol_diag_flush(&run->diags[p]);
+		rc |= run->status[p];
+	}
+	return rc ? -1 : 0;
+}
+
 static int write_products(struct partition_run *run, struct ol_buffer *products, size_t n,
 			  struct strvec *files)
 {
@@ -242,20 +297,32 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 				 const struct ol_lto_settings *lto,
 				 const struct ol_lto_request *req, struct strvec *files)
 {
-	struct partition_run run = { g, ctx, lto, req, ol_backend_get(), NULL, NULL, 0 };
+	struct partition_run run;
 	struct ol_lto_request split = *req;
 	unsigned *partition = ol_xcalloc(req->nmodules ? req->nmodules : 1, sizeof(*partition));
-	struct ol_buffer *parts, *products;
+	struct ol_buffer *parts;
 	size_t nparts, built = 0;
 	char *err = NULL;
 	int rc = 0;
 
 	nparts = assign_partitions(g, ctx->cl->device_lto_units, partition);
 	parts = ol_xcalloc(nparts ? nparts : 1, sizeof(*parts));
-	products = ol_xcalloc(nparts ? nparts : 1, sizeof(*products));
-	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
+	memset(&run, 0, sizeof(run));
+	run.g = g;
+	run.ctx = ctx;
+	run.lto = lto;
+	run.req = req;
+	run.be = ol_backend_get();
 	/* As for a group: not when --save-temps asks for the files made. */
 	run.cache = ctx->cl->save_temps ? NULL : ctx->cache;
+	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
+	run.parts = parts;
+	run.products = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.products));
+	run.diags = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.diags));
+	run.status = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.status));
+	run.nparts = nparts;
+	atomic_init(&run.hits, 0);
+	atomic_init(&run.next, 0);
 	split.module_partition = partition;
 	split.npartitions = nparts;
 	if (ctx->cl->save_temps)
@@ -266,25 +333,25 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	ol_timer_end();
 	if (rc != 0)
 		ol_group_lto_failed(g, " (split into partitions)", err);
-	for (size_t p = 0; rc == 0 && p < nparts; p++) {
-		if (!parts[p].size)
-			continue;
-		rc = partition_product(&run, p, &parts[p], &products[p]);
-		built++;
-	}
+	for (size_t p = 0; p < nparts; p++)
+		built += parts[p].size != 0;
+	if (rc == 0)
+		rc = make_products(&run);
 	ol_spawn_note("partitioned LTO of %zu bitcode module%s for %s%s%s at -O%d: %zu "
 		      "partition%s, %zu from the cache", req->nmodules, req->nmodules == 1 ? "" : "s",
 		      g->triple, *g->arch ? " " : "", g->arch, req->opt_level, built,
-		      built == 1 ? "" : "s", run.hits);
+		      built == 1 ? "" : "s", (size_t)atomic_load(&run.hits));
 	if (rc == 0)
-		rc = lto->merge_before_codegen ? codegen_merged(&run, products, nparts, files)
-					       : write_products(&run, products, nparts, files);
+		rc = lto->merge_before_codegen ? codegen_merged(&run, run.products, nparts, files)
+					       : write_products(&run, run.products, nparts, files);
 	for (size_t p = 0; p < nparts; p++) {
 		free(parts[p].data);
-		free(products[p].data);
+		free(run.products[p].data);
 	}
 	free(parts);
-	free(products);
+	free(run.products);
+	free(run.diags);
+	free(run.status);
 	free(partition);
 	free(run.prefix);
 	return rc ? -1 : 0;

@@ -282,9 +282,12 @@ void ol_checkpoint(void)
 		exit(1);  /* atexit handlers remove temp files */
 }
 
-void ol_diag_capture_begin(struct ol_diag_buffer *buf)
+struct ol_diag_buffer *ol_diag_capture_begin(struct ol_diag_buffer *buf)
 {
+	struct ol_diag_buffer *previous = capture;
+
 	capture = buf;
+	return previous;
 }
 
 void ol_diag_capture_end(void)
@@ -296,12 +299,18 @@ void ol_diag_flush(struct ol_diag_buffer *buf)
 {
 	struct ol_diag_buffer *saved = capture;
 
-	capture = NULL;
-	if (buf->len)
-		emit(buf->text, buf->len);
-	capture = saved;
-	if (buf->errors)
-		atomic_fetch_add(&error_count, buf->errors);
+	if (saved && saved != buf) {
+		if (buf->len)
+			ol_diag_write(buf->text, buf->len);
+		saved->errors += buf->errors;
+	} else {
+		capture = NULL;
+		if (buf->len)
+			emit(buf->text, buf->len);
+		capture = saved;
+		if (buf->errors)
+			atomic_fetch_add(&error_count, buf->errors);
+	}
 	free(buf->text);
 	memset(buf, 0, sizeof(*buf));
 }
