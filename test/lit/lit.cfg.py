@@ -54,6 +54,12 @@ config.environment.pop("OFFLOAD_LINK_BACKEND", None)
 config.environment["OFFLOAD_LINK_NO_CACHE"] = "1"
 # Messages and sorting must not depend on the caller's locale.
 config.environment["LC_ALL"] = "C"
+# OL_TEST_DEVICE_LTO=partitioned[:N] runs the suite with partitioned device
+# LTO (docs/design.md, "Partitioned device LTO"); a user's own
+# OFFLOAD_LINK_DEVICE_LTO never leaks in.
+config.environment.pop("OFFLOAD_LINK_DEVICE_LTO", None)
+if os.environ.get("OL_TEST_DEVICE_LTO"):
+    config.environment["OFFLOAD_LINK_DEVICE_LTO"] = os.environ["OL_TEST_DEVICE_LTO"]
 for passthrough in ("TMPDIR", "HOME", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"):
     if passthrough in os.environ:
         config.environment[passthrough] = os.environ[passthrough]
