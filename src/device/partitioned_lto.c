@@ -332,7 +332,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	rc = run.be->split(&split, parts, &err);
 	ol_timer_end();
 	if (rc != 0)
-		ol_group_lto_failed(g, " (split into partitions)", err);
+		ol_group_lto_failed(g, "", err);
 	for (size_t p = 0; p < nparts; p++)
 		built += parts[p].size != 0;
 	if (rc == 0)
