@@ -175,7 +175,7 @@ int ol_group_link_through_clang(struct ol_group *g, const struct ol_link_context
 	if (reason)
 		ol_spawn_note("--device-compiler option '%s' for %s: linking %s through clang",
 			      reason, g->triple, *g->arch ? g->arch : g->triple);
-	rc = ol_group_write_images(g, 1, &files);
+	rc = ol_group_write_images(g, 1, NULL, &files);
 	out = rc == 0 ? ol_temp_create(prefix, "img", NULL) : NULL;
 	rc = out ? ol_group_link_with_clang(g, ctx, &files, out, 1) : -1;
 	if (rc == 0)

@@ -24,7 +24,6 @@
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/job_key.h"
-#include "offload/bitcode_header.h"
 #include "offload/mapped_file.h"
 #include "offload/spawn.h"
 #include "offload/temp_names.h"
@@ -56,8 +55,7 @@ static size_t assign_partitions(const struct ol_group *g, unsigned units, unsign
 	for (size_t i = 0; i < g->nimages; i++) {
 		const struct ol_device_image *img = g->images[i];
 
-		if (img->bin.image_kind != OL_IMG_BITCODE &&
-		    !ol_bitcode_magic(img->bin.image, (size_t)img->bin.image_size))
+		if (!ol_image_is_bitcode(img))
 			continue;
 		if (!source || strcmp(source, module_source(img)) != 0 || in_current == units) {
 			parts++;

@@ -1,4 +1,5 @@
-/* Steps every target family shares: inputs to files, LTO, reading results back. */
+/* Steps every target family shares: inputs to files, options, reading results back
+ * (the LTO step is device_lto.c). */
 #include "target_impl.h"
 #include "offload/ar_writer.h"
 #include "offload/bitcode_header.h"
@@ -19,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int is_bitcode(const struct ol_device_image *img)
+int ol_image_is_bitcode(const struct ol_device_image *img)
 {
 	return img->bin.image_kind == OL_IMG_BITCODE ||
 	       ol_bitcode_magic(img->bin.image, (size_t)img->bin.image_size);
@@ -119,7 +120,7 @@ char *ol_group_features(const struct ol_group *g, const char *extra)
 	struct strbuf out = STRBUF_INIT;
 
 	for (size_t i = 0; i < g->nimages; i++)
-		if (is_bitcode(g->images[i]))
+		if (ol_image_is_bitcode(g->images[i]))
 			push_feature_list(&all, ol_offload_binary_get(&g->images[i]->bin, "feature"));
 	push_feature_list(&all, extra);
 	/* One entry per feature name, the last occurrence winning, as upstream
@@ -138,168 +139,6 @@ char *ol_group_features(const struct ol_group *g, const char *extra)
 	return strbuf_detach(&out);
 }
 
-/* Symbols the LTO result must keep: what the group's native objects use. */
-static const char **symbols_needed_by_objects(const struct ol_group *g)
-{
-	size_t n = 0, k = 0;
-	const char **out;
-
-	for (size_t i = 0; i < g->nimages; i++)
-		if (!is_bitcode(g->images[i]))
-			n += g->images[i]->symbols.n;
-	out = ol_xcalloc(n + 1, sizeof(*out));
-	for (size_t i = 0; i < g->nimages; i++) {
-		const struct ol_device_image *img = g->images[i];
-		if (is_bitcode(img))
-			continue;
-		for (size_t s = 0; s < img->symbols.n; s++)
-			if (!img->symbols.v[s].defined)
-				out[k++] = img->symbols.v[s].name;
-	}
-	out[k] = NULL;
-	return out;
-}
-
-static void trace_phase(const char *name, int begin)
-{
-	if (begin)
-		ol_timer_begin(name);
-	else
-		ol_timer_end();
-}
-
-/* The LTO result's file name: "<exe>.<triple>.<arch>.{o,s}", as upstream
- * names it ("<exe>-jit-<triple>.bc" for bitcode that stops before codegen). */
-static char *lto_output_prefix(const struct ol_group *g, const struct ol_link_context *ctx,
-			       const struct ol_lto_settings *lto)
-{
-	return lto->emit_bitcode ? ol_xasprintf("%s-jit-%s", ctx->exe_name, g->triple)
-				 : ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
-}
-
-static const char *lto_output_ext(const struct ol_lto_settings *lto)
-{
-	/* PTX is assembly: upstream names it "<exe>.<triple>.<arch>.s". */
-	return lto->emit_bitcode ? "bc" : lto->emit_assembly ? "s" : "o";
-}
-
-static void note_lto(const struct ol_group *g, size_t nmodules, int opt_level, const char *what)
-{
-	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s at -O%d%s", nmodules,
-		      nmodules == 1 ? "" : "s", g->triple, *g->arch ? " " : "", g->arch, opt_level,
-		      what);
-}
-
-/* --dry-run: the commands that follow name the LTO result, which is not
- * made (no bitcode is read, no code generated). */
-static int lto_output_name_only(const struct ol_group *g, const struct ol_link_context *ctx,
-				const struct ol_lto_settings *lto, struct strvec *files)
-{
-	char *prefix = lto_output_prefix(g, ctx, lto);
-	const char *path = ol_temp_create(prefix, lto_output_ext(lto), NULL);
-	size_t n = 0;
-
-	for (size_t i = 0; i < g->nimages; i++)
-		n += is_bitcode(g->images[i]);
-	note_lto(g, n, ol_group_opt_level(g, ctx), " (not run: --dry-run)");
-
-	free(prefix);
-	if (!path)
-		return -1;
-	strvec_push(files, path);
-	return 0;
-}
-
-void ol_group_lto_request(struct ol_group *g, const struct ol_link_context *ctx,
-			  const struct ol_lto_settings *lto, struct ol_lto_request *req)
-{
-	const uint8_t **modules = ol_xcalloc(g->nimages ? g->nimages : 1, sizeof(*modules));
-	size_t *sizes = ol_xcalloc(g->nimages ? g->nimages : 1, sizeof(*sizes));
-	const char **names = ol_xcalloc(g->nimages ? g->nimages : 1, sizeof(*names));
-	size_t n = 0;
-
-	for (size_t i = 0; i < g->nimages; i++) {
-		if (!is_bitcode(g->images[i]))
-			continue;
-		modules[n] = g->images[i]->bin.image;
-		sizes[n] = g->images[i]->bin.image_size;
-		names[n] = g->images[i]->owner ? g->images[i]->owner->display : "<input>";
-		n++;
-	}
-	memset(req, 0, sizeof(*req));
-	req->triple = g->triple;
-	req->cpu = lto->cpu ? lto->cpu : "";
-	req->features = lto->features ? lto->features : "";
-	req->opt_level = ol_group_opt_level(g, ctx);
-	req->debug = ol_group_debug(g, ctx);
-	req->modules = modules;
-	req->sizes = sizes;
-	req->names = names;
-	req->nmodules = n;
-	req->preserve = symbols_needed_by_objects(g);
-	req->whole_program = n == g->nimages;
-	req->first_definition_prevails = ctx->flavor != OL_FLAVOR_22;
-	req->emit_assembly = lto->emit_assembly;
-	req->emit_bitcode = lto->emit_bitcode;
-	req->phase = trace_phase;
-}
-
-void ol_group_lto_request_release(struct ol_lto_request *req)
-{
-	free((void *)req->preserve);
-	free((void *)req->modules);
-	free((void *)req->sizes);
-	free((void *)req->names);
-	memset(req, 0, sizeof(*req));
-}
-
-int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
-		     const struct ol_lto_settings *lto, struct strvec *files)
-{
-	const struct ol_backend *be;
-	struct ol_lto_request req;
-	struct ol_buffer out = { NULL, 0 };
-	char *err = NULL, *prefix;
-	const char *path;
-	int rc;
-
-	if (ol_spawn_config()->dry_run)
-		return lto_output_name_only(g, ctx, lto, files);
-	be = ol_backend_get();
-	if (!be)
-		return -1;
-	ol_group_lto_request(g, ctx, lto, &req);
-	/* --embed-bitcode wants one optimized module for the JIT. */
-	if (ctx->cl->device_lto_units && !lto->emit_bitcode) {
-		rc = ol_group_run_partitioned_lto(g, ctx, lto, &req, files);
-		ol_group_lto_request_release(&req);
-		return rc;
-	}
-	prefix = lto_output_prefix(g, ctx, lto);
-	if (ctx->cl->save_temps)
-		req.save_temps_prefix = prefix;
-
-	note_lto(g, req.nmodules, req.opt_level, "");
-	ol_timer_begin_detail("LTO", prefix);
-	rc = be->lto(&req, &out, &err);
-	ol_timer_end();
-	if (rc != 0) {
-		ol_group_lto_failed(g, "", err);
-	} else {
-		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
-		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
-				      *g->arch ? " " : "", g->arch);
-		if (path)
-			strvec_push(files, path);
-		else
-			rc = -1;
-	}
-	free(out.data);
-	ol_group_lto_request_release(&req);
-	free(prefix);
-	return rc ? -1 : 0;
-}
-
 void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err)
 {
 	ol_error("device LTO%s for '%s%s%s' failed: %s", what, g->triple, *g->arch ? "' '" : "",
@@ -307,15 +146,8 @@ void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err)
 	free(err);
 }
 
-/*
- * At least this many object images are packed into one archive when the
- * family allows it: creating and later removing a temp file costs ~80 us
- * here, a tenth of a second-long link for 200 translation units.
- */
-#define PACK_MIN_IMAGES 8
-
-static int pack_images(struct ol_group *g, const struct ol_link_context *ctx,
-		       const struct ol_lto_settings *lto, struct strvec *files)
+int ol_group_pack_images(struct ol_group *g, const struct ol_link_context *ctx,
+			 const struct ol_lto_settings *lto, struct strvec *files)
 {
 	struct ol_ar_entry *members = ol_xcalloc(g->nimages, sizeof(*members));
 	struct strbuf archive = STRBUF_INIT;
@@ -327,7 +159,7 @@ static int pack_images(struct ol_group *g, const struct ol_link_context *ctx,
 		const struct ol_device_image *img = g->images[i];
 		char *stem;
 
-		if (is_bitcode(img))
+		if (ol_image_is_bitcode(img))
 			continue;
 		stem = image_stem(img);
 		/* The index keeps names unique: ld names members in messages. */
@@ -378,7 +210,7 @@ static int write_images(struct ol_group *g, int with_bitcode,
 		char *stem, *prefix;
 		const char *path;
 
-		if (is_bitcode(img) && !with_bitcode)
+		if (ol_image_is_bitcode(img) && !with_bitcode)
 			continue;
 		/* The device linker reads files: this is where an image is first copied. */
 		stem = image_stem(img);
@@ -395,31 +227,11 @@ static int write_images(struct ol_group *g, int with_bitcode,
 	return 0;
 }
 
-int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
-			    const char *cpu, struct strvec *files)
+int ol_group_write_images(struct ol_group *g, int with_bitcode,
+			  const char *(*image_ext)(const struct ol_device_image *img),
+			  struct strvec *files)
 {
-	struct ol_lto_settings lto = { .cpu = cpu, .features = "" };
-
-	return ol_group_prepare_lto_inputs(g, ctx, &lto, files);
-}
-
-int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
-				const struct ol_lto_settings *lto, struct strvec *files)
-{
-	size_t native = 0;
-
-	for (size_t i = 0; i < g->nimages; i++)
-		native += !is_bitcode(g->images[i]);
-	if (native < g->nimages && ol_group_run_lto(g, ctx, lto, files) < 0)
-		return -1;
-	if (lto->whole_archive_on && native >= PACK_MIN_IMAGES)
-		return pack_images(g, ctx, lto, files);
-	return write_images(g, 0, lto->image_ext, files);
-}
-
-int ol_group_write_images(struct ol_group *g, int with_bitcode, struct strvec *files)
-{
-	return write_images(g, with_bitcode, NULL, files);
+	return write_images(g, with_bitcode, image_ext, files);
 }
 
 static enum ol_input_kind kind_of_item(const struct ol_inputs *in, size_t item)

@@ -26,12 +26,6 @@ char *ol_group_find_clang(const struct ol_link_context *ctx);
 
 /* Temp-file prefix for group outputs: "<exe>.<archname>.<arch>" as upstream. */
 char *ol_group_output_prefix(const struct ol_group *g, const struct ol_link_context *ctx); /* caller frees */
-/* Split a group's images: bitcode goes to in-process LTO, the rest to the
- * device linker as files.  Runs LTO when there is bitcode and appends the
- * resulting object's path; then writes every non-bitcode image to a temp
- * file, appending its path.  Returns 0 or -1 (reported). */
-int ol_group_prepare_inputs(struct ol_group *g, const struct ol_link_context *ctx,
-			    const char *cpu, struct strvec *files);
 /* How a family wants its group's bitcode compiled and its other images
  * written out (ol_group_prepare_lto_inputs). */
 struct ol_lto_settings {
@@ -79,8 +73,11 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 				 const struct ol_lto_request *req, struct strvec *files);
 /* jit.c: the --embed-bitcode "link" of a group (spec 8.1). */
 int ol_group_link_for_jit(struct ol_group *g, const struct ol_link_context *ctx);
-/* ol_group_prepare_inputs with the family's LTO settings.  The LTO result
- * comes first in `files` ("<exe>.<triple>.<arch>.s" with emit_assembly). */
+/* device_lto.c.  Splits a group's images: bitcode goes to in-process LTO
+ * with the family's settings, whose result comes first in `files`
+ * ("<exe>.<triple>.<arch>.s" with emit_assembly); every other image is
+ * written to a temp file (or packed, see whole_archive_on) and appended.
+ * Returns 0 or -1 (reported). */
 int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
 				const struct ol_lto_settings *lto, struct strvec *files);
 /* The "feature" strings of the group's bitcode images, then `extra` (may be
@@ -92,8 +89,17 @@ char *ol_group_features(const struct ol_group *g, const char *extra);
 void ol_group_push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
 				      struct strvec *argv, const char *prefix);
 /* Write the group's images to temp files (with_bitcode: bitcode too, else
- * only the others), appending their paths.  Returns 0 or -1 (reported). */
-int ol_group_write_images(struct ol_group *g, int with_bitcode, struct strvec *files);
+ * only the others), named with image_ext (NULL: "o"), appending their
+ * paths.  Returns 0 or -1 (reported). */
+int ol_group_write_images(struct ol_group *g, int with_bitcode,
+			  const char *(*image_ext)(const struct ol_device_image *img),
+			  struct strvec *files);
+/* The group's object images as one archive between the settings'
+ * whole-archive flags, appended to `files`.  Returns 0 or -1 (reported). */
+int ol_group_pack_images(struct ol_group *g, const struct ol_link_context *ctx,
+			 const struct ol_lto_settings *lto, struct strvec *files);
+/* Is the image LLVM bitcode (by its kind, or its bytes)? */
+int ol_image_is_bitcode(const struct ol_device_image *img);
 /* The host line's libraries for a CPU device image: --sysroot, -L, archives
  * and shared objects, -l and the flags between them, in order; with wl,
  * linker flags as "-Wl,..." for a compiler driver. */

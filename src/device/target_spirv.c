@@ -66,7 +66,7 @@ int ol_target_spirv_link(struct ol_group *g, const struct ol_link_context *ctx)
 
 	if (!(g->kinds & OL_OFK_SYCL))
 		return ol_group_link_through_clang(g, ctx, NULL);
-	rc = ol_group_write_images(g, 1, &files);
+	rc = ol_group_write_images(g, 1, NULL, &files);
 	if (rc == 0 && !(linker = ol_find_llvm_tool("clang-sycl-linker", ctx->flavor, OL_LLVM_BINDIR)))
 		rc = ol_error("cannot find 'clang-sycl-linker' (or 'clang-sycl-linker-%d') to link "
 			      "the SYCL device image for '%s'", (int)ctx->flavor, g->triple);
