@@ -81,14 +81,14 @@ struct partition_run {
 	 * threads take the next partition from `next`. */
 	const struct ol_buffer *parts;
 	struct ol_buffer *products;
+	const char **paths;            /* a product's file when it was assembled here */
 	struct ol_diag_buffer *diags;
 	int *status;
 	size_t nparts;
 	atomic_size_t next;
 };
 
-/* The file a partition's product is written to: an object the device
- * linker takes, or (merge_before_codegen) nothing, the bytes stay. */
+/* What a partition's product is, as its cache key names it. */
 static const char *product_name(const struct partition_run *run)
 {
 	return run->lto->merge_before_codegen ? "optimized bitcode"
@@ -97,9 +97,10 @@ static const char *product_name(const struct partition_run *run)
 }
 
 /* Optimizes (and compiles, and assembles) one partition: *out gets the
- * product's bytes.  Returns 0 or -1 (reported). */
+ * product's bytes, *file the assembler's output when there was one.
+ * Returns 0 or -1 (reported). */
 static int build_partition(struct partition_run *run, size_t p, const struct ol_buffer *part,
-			   struct ol_buffer *out)
+			   struct ol_buffer *out, const char **file)
 {
 	struct ol_lto_request req = *run->req;
 	const uint8_t *module = part->data;
@@ -147,6 +148,7 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 		return -1;
 	if (ol_read_whole_file(assembled, &out->data, &out->size) < 0)
 		return ol_error("cannot read '%s': %s", assembled, strerror(errno));
+	*file = assembled;
 	return 0;
 }
 
@@ -168,7 +170,7 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 			return 0;
 		}
 	}
-	if (build_partition(run, p, part, out) < 0)
+	if (build_partition(run, p, part, out, &run->paths[p]) < 0)
 		return -1;
 	if (run->cache)
 		ol_cache_put(run->cache, key, out->data, out->size);
@@ -279,6 +281,10 @@ static int write_products(struct partition_run *run, struct ol_buffer *products,
 
 		if (!products[p].size)
 			continue;
+		if (run->paths[p]) {
+			strvec_push(files, run->paths[p]);
+			continue;
+		}
 		prefix = ol_xasprintf("%s.part%zu", run->prefix, p);
 		path = ol_temp_write(prefix, ext, products[p].data, products[p].size);
 		ol_temp_name_describe(path, "[partition %zu of the device LTO for %s%s%s]", p,
@@ -316,6 +322,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
 	run.parts = parts;
 	run.products = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.products));
+	run.paths = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.paths));
 	run.diags = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.diags));
 	run.status = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.status));
 	run.nparts = nparts;
@@ -348,6 +355,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	}
 	free(parts);
 	free(run.products);
+	free(run.paths);
 	free(run.diags);
 	free(run.status);
 	free(partition);
