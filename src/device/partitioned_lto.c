@@ -88,6 +88,13 @@ struct partition_run {
 	atomic_size_t next;
 };
 
+/* "<exe>.<triple>.<arch>.part<p>", the names of a partition's files; a
+ * link of one partition names them as full LTO does. */
+static char *partition_prefix(const struct partition_run *run, size_t p)
+{
+	return run->nparts == 1 ? ol_xstrdup(run->prefix) : ol_xasprintf("%s.part%zu", run->prefix, p);
+}
+
 /* What a partition's product is, as its cache key names it. */
 static const char *product_name(const struct partition_run *run)
 {
@@ -121,7 +128,7 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 	req.first_definition_prevails = 0;
 	req.emit_bitcode = run->lto->merge_before_codegen;
 	req.emit_assembly = !req.emit_bitcode && run->lto->emit_assembly;
-	prefix = ol_xasprintf("%s.part%zu", run->prefix, p);
+	prefix = partition_prefix(run, p);
 	if (run->ctx->cl->save_temps)
 		req.save_temps_prefix = prefix;
 	ol_timer_begin_detail("LTO of a partition", prefix);
@@ -285,7 +292,7 @@ static int write_products(struct partition_run *run, struct ol_buffer *products,
 			strvec_push(files, run->paths[p]);
 			continue;
 		}
-		prefix = ol_xasprintf("%s.part%zu", run->prefix, p);
+		prefix = partition_prefix(run, p);
 		path = ol_temp_write(prefix, ext, products[p].data, products[p].size);
 		ol_temp_name_describe(path, "[partition %zu of the device LTO for %s%s%s]", p,
 				      run->g->triple, *run->g->arch ? " " : "", run->g->arch);
