@@ -173,8 +173,12 @@ struct ol_backend {
 	 * (size 0: nothing went to that partition).  Each holds its modules'
 	 * definitions and a private copy of what they reach that may be copied;
 	 * a definition more than one partition needs lives in one of them.  A
-	 * module that cannot be split (aliases) comes back whole in parts[0]. */
-	int (*split)(const struct ol_lto_request *req, struct ol_buffer *parts, char **err);
+	 * module that cannot be split (aliases; on AMDGPU, shared memory an
+	 * exported function touches) comes back whole in parts[0].  keys[p]:
+	 * the same partition's bitcode with its local names numbered in order,
+	 * which other inputs' edits do not change, for its cache key. */
+	int (*split)(const struct ol_lto_request *req, struct ol_buffer *parts,
+		     struct ol_buffer *keys, char **err);
 	/* Build the registration module and compile it to a host object (its
 	 * bitcode under emit_bitcode). */
 	int (*wrap)(const struct ol_wrap_request *req, struct ol_buffer *obj,

@@ -28,7 +28,8 @@ void ol_group_job_key(struct ol_cache *c, const struct ol_group *g,
 /* The key of one partition's product in partitioned LTO (an object, or
  * optimized bitcode: `product` says which): the group's settings as above,
  * the processor and features it is compiled for, and the partition's
- * bitcode, which holds everything of the inputs that decides its code. */
+ * bitcode (its local names numbered in order, split()'s keys), which holds
+ * everything of the inputs that decides its code. */
 void ol_partition_job_key(struct ol_cache *c, const struct ol_group *g,
 			  const struct ol_link_context *ctx, const char *product,
 			  const char *cpu, const char *features, const uint8_t *bitcode,

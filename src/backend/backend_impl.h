@@ -130,6 +130,9 @@ LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod, int (*keep)(LLVMValueRef g
 				   void *arg);
 /* Cuts a partition's named metadata to what concerns its definitions. */
 void ol_be_prune_named_metadata(LLVMModuleRef mod);
+/* The module's bitcode with its local names numbered in module order, for
+ * a cache key; *data malloc'd.  Returns 0 or -1 (out of memory). */
+int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
 
 /* --- the entry points (one file each) ------------------------------------ */
 
@@ -139,7 +142,8 @@ void ol_be_bitcode_info_free(struct ol_bc_info *info);
 int ol_be_bitcode_symbols(const uint8_t *data, size_t size, const char *name,
 			  struct ol_bc_symbol **syms, size_t *nsyms, char **err);
 int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
-int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts, char **err);
+int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
+		struct ol_buffer *keys, char **err);
 int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 	       char **ir_text, char **err);
 

@@ -1,5 +1,5 @@
 /*
- * clone_defining: the two calls partitioned LTO needs that the LLVM C API
+ * clone_defining: the three calls partitioned LTO needs that the LLVM C API
  * lacks.
  *
  * Cloning a partition.  LLVMCloneModule copies every body; a partition keeps a few
@@ -15,12 +15,23 @@
  * partition's bytes (its cache key) unless the lists are cut to what the
  * partition defines.
  *
+ * Canonical names for the cache key.  The IR linker renames a module's
+ * private globals and struct types after those of the modules linked
+ * before it (".str" becomes ".str5" when another input gains a string), so
+ * a partition's bitcode would change with any edit of an earlier input.
+ * Its key is taken from bitcode in which local globals and named types are
+ * numbered in module order; the names are put back for the code.  The C
+ * API cannot rename a struct type.
+ *
  * Built with the backend (C++17, no exceptions, no RTTI, as libLLVM is);
  * nothing else in offload-link is C++.
  */
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Value.h>
@@ -28,10 +39,17 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
 
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
 /* Declared for the C files in backend_impl.h. */
 extern "C" LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod,
 					      int (*keep)(LLVMValueRef gv, void *arg), void *arg);
 extern "C" void ol_be_prune_named_metadata(LLVMModuleRef mod);
+extern "C" int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
 
 LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod,
 					      int (*keep)(LLVMValueRef gv, void *arg), void *arg)
@@ -81,4 +99,43 @@ void ol_be_prune_named_metadata(LLVMModuleRef mod)
 		for (llvm::MDNode *entry : unique)
 			ident->addOperand(entry);
 	}
+}
+
+/* The module's bitcode with its local globals and named struct types
+ * renamed in module order ("ol.l<N>", "ol.t<N>"), the names restored
+ * after; *data is malloc'd.  Returns 0, or -1 when out of memory. */
+int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size)
+{
+	llvm::Module *m = llvm::unwrap(mod);
+	std::vector<std::pair<llvm::GlobalValue *, std::string>> values;
+	std::vector<std::pair<llvm::StructType *, std::string>> types;
+	llvm::SmallVector<char, 0> bytes;
+	unsigned serial = 0;
+
+	for (llvm::GlobalValue &gv : m->global_values()) {
+		if (!gv.hasLocalLinkage())
+			continue;
+		values.emplace_back(&gv, gv.getName().str());
+		gv.setName("ol.l" + std::to_string(serial++));
+	}
+	for (llvm::StructType *type : m->getIdentifiedStructTypes()) {
+		if (!type->hasName())
+			continue;
+		types.emplace_back(type, type->getName().str());
+		type->setName("ol.t" + std::to_string(serial++));
+	}
+	{
+		llvm::raw_svector_ostream out(bytes);
+		llvm::WriteBitcodeToFile(*m, out);
+	}
+	for (auto &[type, name] : types)
+		type->setName(name);
+	for (auto &[gv, name] : values)
+		gv->setName(name);
+	*size = bytes.size();
+	*data = static_cast<uint8_t *>(std::malloc(bytes.size() ? bytes.size() : 1));
+	if (!*data)
+		return -1;
+	std::memcpy(*data, bytes.data(), bytes.size());
+	return 0;
 }

@@ -13,11 +13,22 @@
  *           take; local ones that another partition reaches are promoted
  *           to hidden external symbols;
  *   copy    a private copy in every partition that reaches it: internal
- *           functions, internal constants and shared-memory (LDS) variables,
- *           whose state lives only as long as a kernel's block;
+ *           functions, internal unnamed_addr constants and shared-memory
+ *           (LDS) variables, whose state lives only as long as a kernel's
+ *           block;
  *   import  an owned function or constant another partition reaches is
  *           there as available_externally, for the inliner, as ThinLTO
- *           imports it; codegen emits no body for it.
+ *           imports it (not at -O0 and -O1, whose pipelines keep such a
+ *           body and codegen would then emit it); codegen emits no body.
+ *
+ * Shared memory is per block and a kernel's block is laid out from what its
+ * own partition holds, so every function that touches an LDS variable runs
+ * in its kernel's partition: such a function is never promoted, and an
+ * owned one is a private copy wherever another partition calls it.  AMDGPU
+ * lowers LDS when it optimizes a partition, and an owned function that
+ * touches LDS with no kernel of its partition using it would be left
+ * unlowered beside lowered ones, which one codegen cannot mix: such a
+ * module is not split.
  *
  * The appending arrays (llvm.used, llvm.compiler.used, llvm.global_ctors/
  * dtors) go to partition 0 with everything they name, so that one
@@ -37,7 +48,7 @@
 
 enum role { ROLE_DECLARATION, ROLE_OWNED, ROLE_COPY };
 /* What a node is in the partition being built. */
-enum presence { ABSENT, DEFINED, IMPORTED, DECLARED };
+enum presence { ABSENT, DEFINED, IMPORTED, DECLARED, PRIVATE_COPY };
 
 struct node {
 	LLVMValueRef gv;
@@ -47,6 +58,9 @@ struct node {
 	unsigned char importable;
 	unsigned char address_taken;
 	unsigned char promote;   /* local, but reached from another partition */
+	unsigned char touches_lds; /* it, or what it reaches, names an LDS variable */
+	unsigned char omp_helper;  /* a runtime function OpenMPOpt may start calling */
+	unsigned char kernel;      /* an entry point (calling convention or nvvm.annotations) */
 	unsigned reached_by;     /* partitions that define or import it (counted up to 2) */
 	unsigned last_reach;     /* 1 + the last partition counted */
 	size_t *refs;            /* nodes its body or initializer names */
@@ -66,6 +80,7 @@ struct splitter {
 	size_t nnodes;
 	struct node_map map;
 	unsigned npartitions;
+	int imports;              /* available_externally imports (-O2 and up) */
 	unsigned char *presence;  /* per node, for the partition being built */
 	size_t *stack;
 	int out_of_memory;
@@ -111,6 +126,11 @@ static int is_kernel(LLVMValueRef fn)
 	unsigned cc = LLVMGetFunctionCallConv(fn);
 
 	return cc == 71 || cc == 91;
+}
+
+static int is_lds(LLVMValueRef gv)
+{
+	return !LLVMIsAFunction(gv) && LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) == 3;
 }
 
 /* A definition another partition may hold as available_externally: one
@@ -186,12 +206,13 @@ static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c,
 
 static void scan_function(struct splitter *s, struct node *from)
 {
+	if (LLVMHasPersonalityFn(from->gv))
+		scan_constant(s, from, LLVMGetPersonalityFn(from->gv), 0);
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(from->gv); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
 		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
 		     inst = LLVMGetNextInstruction(inst)) {
 			int call = LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst);
-			LLVMValueRef callee = call ? LLVMGetCalledValue(inst) : NULL;
 			int n = LLVMGetNumOperands(inst);
 
 			for (int i = 0; i < n; i++) {
@@ -200,7 +221,9 @@ static void scan_function(struct splitter *s, struct node *from)
 
 				if (!op)
 					continue;
-				if (op == callee && LLVMIsAFunction(op)) {
+				/* The callee is a call's last operand; the same
+				 * function as an argument is an address taken. */
+				if (call && i == n - 1 && LLVMIsAFunction(op)) {
 					index = map_get(&s->map, op);
 					if (index != SIZE_MAX)
 						add_ref(s, from, index);
@@ -226,17 +249,51 @@ static void assign_role(struct node *n, unsigned unit_part)
 		n->part = 0;
 	} else if (n->is_function) {
 		n->role = is_local(linkage) ? ROLE_COPY : ROLE_OWNED;
-		n->importable = n->role == ROLE_OWNED && odr_linkage(linkage) && !is_kernel(gv);
+		n->importable = n->role == ROLE_OWNED && odr_linkage(linkage) && !n->kernel;
 	} else if (is_local(linkage)) {
-		/* Constants, and LDS whose life is one block's. */
-		n->role = LLVMIsGlobalConstant(gv) ||
-					  LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) == 3
+		/* Constants whose address nothing compares, and LDS whose life
+		 * is one block's. */
+		n->role = (LLVMIsGlobalConstant(gv) && LLVMGetUnnamedAddress(gv) != LLVMNoUnnamedAddr) ||
+					  is_lds(gv)
 				  ? ROLE_COPY
 				  : ROLE_OWNED;
+		n->importable = n->role == ROLE_OWNED && LLVMIsGlobalConstant(gv);
 	} else {
 		n->role = ROLE_OWNED;
 		n->importable = LLVMIsGlobalConstant(gv) && odr_linkage(linkage);
 	}
+}
+
+/* Kernels of clang 16 and 19's NVPTX (and AMDGPU) modules: calling
+ * convention 0, listed in !nvvm.annotations as "kernel". */
+static void mark_annotated_kernels(struct splitter *s)
+{
+	unsigned n = LLVMGetNamedMetadataNumOperands(s->mod, "nvvm.annotations");
+	LLVMValueRef *entries;
+
+	if (n == 0 || !(entries = calloc(n, sizeof(*entries))))
+		return;
+	LLVMGetNamedMetadataOperands(s->mod, "nvvm.annotations", entries);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned nops = LLVMGetMDNodeNumOperands(entries[i]);
+		LLVMValueRef *ops = nops ? calloc(nops, sizeof(*ops)) : NULL;
+		size_t index;
+
+		if (!ops)
+			continue;
+		LLVMGetMDNodeOperands(entries[i], ops);
+		index = ops[0] ? map_get(&s->map, ops[0]) : SIZE_MAX;
+		/* !{ptr @fn, !"property", i32 value, ...} */
+		for (unsigned k = 1; index != SIZE_MAX && k < nops; k += 2) {
+			unsigned len = 0;
+			const char *what = ops[k] ? LLVMGetMDString(ops[k], &len) : NULL;
+
+			if (what && len == 6 && memcmp(what, "kernel", 6) == 0)
+				s->nodes[index].kernel = 1;
+		}
+		free(ops);
+	}
+	free(entries);
 }
 
 static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
@@ -266,8 +323,11 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 		s->nodes[i].gv = f;
 		s->nodes[i].is_function = 1;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		map_put(&s->map, s->nodes[i].gv, i);
+		s->nodes[i].kernel = s->nodes[i].is_function && is_kernel(s->nodes[i].gv);
+	}
+	mark_annotated_kernels(s);
 	for (i = 0; i < n; i++) {
 		struct node *node = &s->nodes[i];
 		unsigned unit = LLVMIsDeclaration(node->gv) ? UINT32_MAX : unit_of(node->gv, kind);
@@ -282,17 +342,117 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 	return s->out_of_memory ? -1 : 0;
 }
 
-/* What partition p holds, in s->presence: from its owned nodes, through
- * the references of what it defines or imports. */
+/* touches_lds: the LDS variables, then, backwards over the references,
+ * everything that names one or reaches one that does. */
+static int mark_lds_users(struct splitter *s)
+{
+	size_t *count = calloc(s->nnodes + 1, sizeof(*count)), *from, top = 0;
+	int rc = -1;
+
+	if (!count)
+		return -1;
+	for (size_t i = 0; i < s->nnodes; i++)
+		for (size_t r = 0; r < s->nodes[i].nrefs; r++)
+			count[s->nodes[i].refs[r] + 1]++;
+	for (size_t i = 0; i < s->nnodes; i++)
+		count[i + 1] += count[i];
+	from = malloc((count[s->nnodes] ? count[s->nnodes] : 1) * sizeof(*from));
+	if (from) {
+		size_t *fill = calloc(s->nnodes ? s->nnodes : 1, sizeof(*fill));
+
+		if (fill) {
+			for (size_t i = 0; i < s->nnodes; i++)
+				for (size_t r = 0; r < s->nodes[i].nrefs; r++) {
+					size_t to = s->nodes[i].refs[r];
+					from[count[to] + fill[to]++] = i;
+				}
+			for (size_t i = 0; i < s->nnodes; i++)
+				if (is_lds(s->nodes[i].gv)) {
+					s->nodes[i].touches_lds = 1;
+					s->stack[top++] = i;
+				}
+			while (top) {
+				size_t to = s->stack[--top];
+
+				for (size_t k = count[to]; k < count[to + 1]; k++)
+					if (!s->nodes[from[k]].touches_lds) {
+						s->nodes[from[k]].touches_lds = 1;
+						s->stack[top++] = from[k];
+					}
+			}
+			free(fill);
+			rc = 0;
+		}
+		free(from);
+	}
+	free(count);
+	return rc;
+}
+
+/* AMDGPU: an owned function (not a kernel) that touches LDS. */
+static int owned_function_touches_lds(const struct splitter *s)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct node *n = &s->nodes[i];
+
+		if (n->role == ROLE_OWNED && n->is_function && n->touches_lds && !n->kernel)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The device runtime's functions that OpenMPOpt calls in code it writes
+ * (SPMD-ization's guards and barriers, the custom state machine).  In full
+ * LTO other kernels keep them alive until it runs; a partition whose
+ * kernels do not call them would get a bare declaration, which no object
+ * defines.  A partition with a kernel holds them, kept (llvm.compiler.used)
+ * until then and after.
+ */
+static const char *const omp_helpers[] = {
+	"__kmpc_get_hardware_thread_id_in_block", "__kmpc_get_hardware_num_threads_in_block",
+	"__kmpc_get_warp_size", "__kmpc_barrier_simple_spmd", "__kmpc_barrier_simple_generic",
+	"__kmpc_kernel_parallel", "__kmpc_kernel_end_parallel",
+};
+
+static void mark_omp_helpers(struct splitter *s)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const char *name;
+		size_t len = 0;
+
+		if (!s->nodes[i].is_function || LLVMIsDeclaration(s->nodes[i].gv))
+			continue;
+		name = LLVMGetValueName2(s->nodes[i].gv, &len);
+		for (size_t k = 0; k < sizeof(omp_helpers) / sizeof(omp_helpers[0]); k++)
+			if (strlen(omp_helpers[k]) == len && memcmp(name, omp_helpers[k], len) == 0)
+				s->nodes[i].omp_helper = 1;
+	}
+}
+
+/* What partition p holds, in s->presence: from its owned nodes (and, with a
+ * kernel among them, the OpenMP helpers), through the references of what it
+ * defines or imports. */
 static void reach(struct splitter *s, unsigned p)
 {
 	size_t top = 0;
+	int kernel = 0;
 
 	memset(s->presence, ABSENT, s->nnodes);
 	for (size_t i = 0; i < s->nnodes; i++) {
 		if (s->nodes[i].role == ROLE_OWNED && s->nodes[i].part == p) {
 			s->presence[i] = DEFINED;
 			s->stack[top++] = i;
+			kernel |= s->nodes[i].kernel;
+		}
+	}
+	for (size_t i = 0; kernel && i < s->nnodes; i++) {
+		if (s->nodes[i].omp_helper && s->presence[i] == ABSENT) {
+			s->presence[i] = s->nodes[i].role == ROLE_OWNED && !s->nodes[i].touches_lds
+						 ? DECLARED : s->nodes[i].role == ROLE_OWNED
+						 ? PRIVATE_COPY : DEFINED;
+			if (s->presence[i] != DECLARED)
+				s->stack[top++] = i;
 		}
 	}
 	while (top) {
@@ -307,7 +467,9 @@ static void reach(struct splitter *s, unsigned p)
 				continue;
 			if (n->role == ROLE_COPY || (n->role == ROLE_OWNED && n->part == p))
 				presence = DEFINED;
-			else if (n->role == ROLE_OWNED && n->importable)
+			else if (n->role == ROLE_OWNED && n->is_function && n->touches_lds && !n->kernel)
+				presence = PRIVATE_COPY;
+			else if (n->role == ROLE_OWNED && n->importable && s->imports)
 				presence = IMPORTED;
 			else
 				presence = DECLARED;
@@ -338,7 +500,8 @@ static int settle_roles(struct splitter *s)
 	for (size_t i = 0; i < s->nnodes; i++) {
 		struct node *n = &s->nodes[i];
 
-		if (n->role == ROLE_COPY && n->is_function && n->address_taken && n->reached_by > 1) {
+		if (n->role == ROLE_COPY && n->is_function && n->address_taken && n->reached_by > 1 &&
+		    !n->touches_lds) {
 			n->role = ROLE_OWNED;
 			n->importable = 1;
 			changed = 1;
@@ -381,7 +544,7 @@ static int keep_definition(LLVMValueRef gv, void *arg)
 	struct splitter *s = arg;
 	size_t i = map_get(&s->map, gv);
 
-	return i != SIZE_MAX && (s->presence[i] == DEFINED || s->presence[i] == IMPORTED);
+	return i != SIZE_MAX && s->presence[i] != ABSENT && s->presence[i] != DECLARED;
 }
 
 /* The clone's globals and functions, in the merged module's order. */
@@ -425,6 +588,11 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 			LLVMSetLinkage(v, LLVMAvailableExternallyLinkage);
 			LLVMSetComdat(v, NULL);
 			break;
+		case PRIVATE_COPY:
+			LLVMSetLinkage(v, LLVMInternalLinkage);
+			LLVMSetVisibility(v, LLVMDefaultVisibility);
+			LLVMSetComdat(v, NULL);
+			break;
 		default:
 			if (LLVMIsDeclaration(v))
 				LLVMSetComdat(v, NULL);
@@ -434,7 +602,7 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 	for (size_t i = 0; i < s->nnodes; i++) {
 		LLVMValueRef v = values[i];
 
-		if (s->presence[i] == DEFINED || s->presence[i] == IMPORTED || LLVMGetFirstUse(v))
+		if ((s->presence[i] != ABSENT && s->presence[i] != DECLARED) || LLVMGetFirstUse(v))
 			continue;
 		if (!LLVMIsDeclaration(v))
 			continue;
@@ -445,17 +613,53 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 	}
 }
 
-/* The bytes are a cache key: nothing in them may name the partition. */
-static int write_module(LLVMModuleRef mod, struct ol_buffer *out, char **err)
+/* The partition's bitcode, and its key's: nothing in them may name the
+ * partition. */
+static int write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buffer *key,
+			char **err)
 {
 	static const char name[] = "ol.partition";
 
 	LLVMSetModuleIdentifier(mod, name, sizeof(name) - 1);
 	LLVMSetSourceFileName(mod, name, sizeof(name) - 1);
+	if (ol_be_canonical_bitcode(mod, &key->data, &key->size) < 0)
+		return ol_be_fail(err, "out of memory");
 	return ol_be_write_bitcode(mod, out, err);
 }
 
-static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out, char **err)
+/* The OpenMP helpers the partition defines join llvm.compiler.used. */
+static void keep_omp_helpers(const struct splitter *s, LLVMModuleRef part, const LLVMValueRef *values)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(part);
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+	LLVMValueRef old = LLVMGetNamedGlobal(part, "llvm.compiler.used"), init, array;
+	LLVMValueRef kept[64 + sizeof(omp_helpers) / sizeof(omp_helpers[0])];
+	unsigned n = 0, nold;
+
+	init = old ? LLVMGetInitializer(old) : NULL;
+	nold = init && LLVMIsAConstantArray(init) ? (unsigned)LLVMGetNumOperands(init) : 0;
+	if (nold > 64)
+		return;
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].omp_helper &&
+		    (s->presence[i] == DEFINED || s->presence[i] == PRIVATE_COPY))
+			kept[n++] = values[i];
+	if (n == 0)
+		return;
+	for (unsigned k = 0; k < nold; k++)
+		kept[n++] = LLVMGetOperand(init, k);
+	if (old) {
+		LLVMSetValueName2(old, "", 0);
+		LLVMDeleteGlobal(old);
+	}
+	array = LLVMAddGlobal(part, LLVMArrayType2(ptr, n), "llvm.compiler.used");
+	LLVMSetInitializer(array, LLVMConstArray2(ptr, kept, n));
+	LLVMSetLinkage(array, LLVMAppendingLinkage);
+	LLVMSetSection(array, "llvm.metadata");
+}
+
+static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out,
+			   struct ol_buffer *key, char **err)
 {
 	LLVMModuleRef part;
 	LLVMValueRef *values;
@@ -477,9 +681,10 @@ static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out
 		return ol_be_fail(err, "partition %u: the clone does not match the module", p);
 	}
 	finish_partition(s, values);
+	keep_omp_helpers(s, part, values);
 	free(values);
 	ol_be_prune_named_metadata(part);
-	rc = write_module(part, out, err);
+	rc = write_module(part, out, key, err);
 	LLVMDisposeModule(part);
 	return rc;
 }
@@ -489,7 +694,8 @@ static int has_aliases(LLVMModuleRef mod)
 	return LLVMGetFirstGlobalAlias(mod) != NULL || LLVMGetFirstGlobalIFunc(mod) != NULL;
 }
 
-int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts, char **err)
+int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
+		struct ol_buffer *keys, char **err)
 {
 	struct splitter s;
 	struct ol_be_diag diag;
@@ -500,6 +706,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts, char 
 	    req->npartitions == 0)
 		return ol_be_fail(err, "split request without modules or partitions");
 	memset(parts, 0, req->npartitions * sizeof(*parts));
+	memset(keys, 0, req->npartitions * sizeof(*keys));
 	memset(&s, 0, sizeof(s));
 	ctx = ol_be_context_create(&diag);
 	if (!req->save_temps_prefix)
@@ -520,24 +727,33 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts, char 
 	/* Aliases cannot be cloned apart from their aliasees by the C API's
 	 * means: such a module stays whole, in partition 0. */
 	s.npartitions = has_aliases(s.mod) ? 1 : (unsigned)req->npartitions;
-	if (rc == 0 && build_nodes(&s, req) < 0)
+	s.imports = req->opt_level >= 2;
+	if (rc == 0 && (build_nodes(&s, req) < 0 || mark_lds_users(&s) < 0))
 		rc = ol_be_fail(err, "out of memory");
+	if (rc == 0)
+		mark_omp_helpers(&s);
+	if (rc == 0 && strncmp(req->triple, "amdgcn", 6) == 0 && owned_function_touches_lds(&s)) {
+		s.npartitions = 1;
+		for (size_t i = 0; i < s.nnodes; i++)
+			s.nodes[i].part = 0;
+	}
 	if (rc == 0)
 		rc = settle_roles(&s);
 	for (size_t i = 0; rc == 0 && i < s.nnodes; i++)
 		if (s.nodes[i].promote)
 			promote(s.mod, s.nodes[i].gv);
 	if (rc == 0 && s.npartitions == 1)
-		rc = write_module(s.mod, &parts[0], err);
+		rc = write_module(s.mod, &parts[0], &keys[0], err);
 	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++)
-		rc = write_partition(&s, p, &parts[p], err);
+		rc = write_partition(&s, p, &parts[p], &keys[p], err);
 	if (req->phase)
 		req->phase("Split", 0);
 	if (rc != 0)
 		for (size_t p = 0; p < req->npartitions; p++) {
 			free(parts[p].data);
-			parts[p].data = NULL;
-			parts[p].size = 0;
+			free(keys[p].data);
+			memset(&parts[p], 0, sizeof(parts[p]));
+			memset(&keys[p], 0, sizeof(keys[p]));
 		}
 	for (size_t i = 0; i < s.nnodes; i++)
 		free(s.nodes[i].refs);

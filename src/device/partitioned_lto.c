@@ -80,6 +80,7 @@ struct partition_run {
 	/* The partitions, their products, each one's messages and status;
 	 * threads take the next partition from `next`. */
 	const struct ol_buffer *parts;
+	const struct ol_buffer *keys;  /* what each partition's key is made of (split()) */
 	struct ol_buffer *products;
 	const char **paths;            /* a product's file when it was assembled here */
 	struct ol_diag_buffer *diags;
@@ -168,7 +169,7 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 
 	if (run->cache) {
 		ol_partition_job_key(run->cache, run->g, run->ctx, product_name(run), run->req->cpu,
-				     run->req->features, part->data, part->size, key);
+				     run->req->features, run->keys[p].data, run->keys[p].size, key);
 		ol_cache_get(run->cache, key, &found);
 		if (found.hit) {
 			out->data = found.data;
@@ -311,13 +312,14 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	struct partition_run run;
 	struct ol_lto_request split = *req;
 	unsigned *partition = ol_xcalloc(req->nmodules ? req->nmodules : 1, sizeof(*partition));
-	struct ol_buffer *parts;
+	struct ol_buffer *parts, *keys;
 	size_t nparts, built = 0;
 	char *err = NULL;
 	int rc = 0;
 
 	nparts = assign_partitions(g, ctx->cl->device_lto_units, partition);
 	parts = ol_xcalloc(nparts ? nparts : 1, sizeof(*parts));
+	keys = ol_xcalloc(nparts ? nparts : 1, sizeof(*keys));
 	memset(&run, 0, sizeof(run));
 	run.g = g;
 	run.ctx = ctx;
@@ -328,6 +330,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	run.cache = ctx->cl->save_temps ? NULL : ctx->cache;
 	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
 	run.parts = parts;
+	run.keys = keys;
 	run.products = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.products));
 	run.paths = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.paths));
 	run.diags = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.diags));
@@ -341,7 +344,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 		split.save_temps_prefix = run.prefix;
 
 	ol_timer_begin_detail("Split for partitioned LTO", run.prefix);
-	rc = run.be->split(&split, parts, &err);
+	rc = run.be->split(&split, parts, keys, &err);
 	ol_timer_end();
 	if (rc != 0)
 		ol_group_lto_failed(g, "", err);
@@ -358,9 +361,11 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 					       : write_products(&run, run.products, nparts, files);
 	for (size_t p = 0; p < nparts; p++) {
 		free(parts[p].data);
+		free(keys[p].data);
 		free(run.products[p].data);
 	}
 	free(parts);
+	free(keys);
 	free(run.products);
 	free(run.paths);
 	free(run.diags);
