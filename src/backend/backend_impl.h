@@ -116,11 +116,14 @@ char *ol_be_take_message(char *llvm_message);
  * mode (lto.c); the partitioner reads and erases it. */
 #define OL_BE_UNIT_MD "ol.unit"
 
-/* Parses req's modules into ctx and links them into one, the first
- * definition prevailing when the request says so, each definition tagged
- * with its module when req->module_partition is set; NULL with *err. */
-LLVMModuleRef ol_be_link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
-				const struct ol_lto_request *req, char **err);
+/* Parses req's modules into a fresh context (with `diag` installed) and
+ * links them into one, the first definition prevailing when the request
+ * says so, each definition tagged with its module when
+ * req->module_partition is set; NULL with *err (the context is gone then).
+ * ol_be_link_request_end disposes the module, its messages and context. */
+LLVMModuleRef ol_be_link_request(const struct ol_lto_request *req, struct ol_be_diag *diag,
+				 char **err);
+void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag);
 /* What follows the link of a whole program: internalize what no other
  * input sees (req->preserve), and the AMDGPU kernel calling convention. */
 int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char **err);

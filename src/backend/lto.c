@@ -351,8 +351,8 @@ static int prepare_input(LLVMModuleRef mod, const struct ol_lto_request *req, si
 	return 0;
 }
 
-LLVMModuleRef ol_be_link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
-				const struct ol_lto_request *req, char **err)
+static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
+				 const struct ol_lto_request *req, char **err)
 {
 	struct name_set defined = { NULL, 0, 0 };
 	LLVMModuleRef dest = parse_module(ctx, diag, req, 0, err);
@@ -502,10 +502,39 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 	return rc;
 }
 
+LLVMModuleRef ol_be_link_request(const struct ol_lto_request *req, struct ol_be_diag *diag,
+				 char **err)
+{
+	LLVMContextRef ctx = ol_be_context_create(diag);
+	LLVMModuleRef mod;
+
+	/* As lto::LTO does by default: local value names cost memory and time in
+	 * every pass and mean nothing to the object; --save-temps keeps them so
+	 * that the saved modules stay readable. */
+	if (!req->save_temps_prefix)
+		LLVMContextSetDiscardValueNames(ctx, 1);
+	phase(req, "Link bitcode", 1);
+	mod = link_inputs(ctx, diag, req, err);
+	phase(req, "Link bitcode", 0);
+	if (!mod) {
+		ol_be_msg_release(&diag->errors);
+		LLVMContextDispose(ctx);
+	}
+	return mod;
+}
+
+void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag)
+{
+	LLVMContextRef ctx = LLVMGetModuleContext(mod);
+
+	LLVMDisposeModule(mod);
+	ol_be_msg_release(&diag->errors);
+	LLVMContextDispose(ctx);
+}
+
 int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **err)
 {
 	struct ol_be_diag diag;
-	LLVMContextRef ctx;
 	LLVMModuleRef mod;
 	int rc;
 
@@ -513,23 +542,10 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **er
 	out->size = 0;
 	if (!req || !req->triple || req->nmodules == 0 || !req->modules || !req->sizes)
 		return ol_be_fail(err, "LTO request without a triple or modules");
-	ctx = ol_be_context_create(&diag);
-	/* As lto::LTO does by default: local value names cost memory and time in
-	 * every pass and mean nothing to the object; --save-temps keeps them so
-	 * that the saved modules stay readable. */
-	if (!req->save_temps_prefix)
-		LLVMContextSetDiscardValueNames(ctx, 1);
-	phase(req, "Link bitcode", 1);
-	mod = ol_be_link_inputs(ctx, &diag, req, err);
-	phase(req, "Link bitcode", 0);
-	if (!mod) {
-		ol_be_msg_release(&diag.errors);
-		LLVMContextDispose(ctx);
+	mod = ol_be_link_request(req, &diag, err);
+	if (!mod)
 		return -1;
-	}
 	rc = lto_module(mod, &diag, req, out, err);
-	LLVMDisposeModule(mod);
-	ol_be_msg_release(&diag.errors);
-	LLVMContextDispose(ctx);
+	ol_be_link_request_end(mod, &diag);
 	return rc;
 }

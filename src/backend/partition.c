@@ -491,7 +491,7 @@ static void reach(struct splitter *s, unsigned p)
  * address: it becomes owned by its module's partition.  The first round
  * of reaches finds them; a second round settles the promotions this makes.
  */
-static int settle_roles(struct splitter *s)
+static void settle_roles(struct splitter *s)
 {
 	int changed = 0;
 
@@ -510,7 +510,6 @@ static int settle_roles(struct splitter *s)
 	if (changed)
 		for (unsigned p = 0; p < s->npartitions; p++)
 			reach(s, p);
-	return 0;
 }
 
 /* A name PTX and every object format accept, unique in the module. */
@@ -627,25 +626,28 @@ static int write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buff
 	return ol_be_write_bitcode(mod, out, err);
 }
 
-/* The OpenMP helpers the partition defines join llvm.compiler.used. */
-static void keep_omp_helpers(const struct splitter *s, LLVMModuleRef part, const LLVMValueRef *values)
+/* The OpenMP helpers the partition defines join llvm.compiler.used.
+ * Returns 0, or -1 when out of memory. */
+static int keep_omp_helpers(const struct splitter *s, LLVMModuleRef part, const LLVMValueRef *values)
 {
-	LLVMContextRef ctx = LLVMGetModuleContext(part);
-	LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
-	LLVMValueRef old = LLVMGetNamedGlobal(part, "llvm.compiler.used"), init, array;
-	LLVMValueRef kept[64 + sizeof(omp_helpers) / sizeof(omp_helpers[0])];
-	unsigned n = 0, nold;
+	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(part), 0);
+	LLVMValueRef old = LLVMGetNamedGlobal(part, "llvm.compiler.used");
+	LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL, array, *kept;
+	unsigned n = 0, nold = init && LLVMIsAConstantArray(init) ? (unsigned)LLVMGetNumOperands(init) : 0;
+	size_t helpers = 0;
 
-	init = old ? LLVMGetInitializer(old) : NULL;
-	nold = init && LLVMIsAConstantArray(init) ? (unsigned)LLVMGetNumOperands(init) : 0;
-	if (nold > 64)
-		return;
+	for (size_t i = 0; i < s->nnodes; i++)
+		helpers += s->nodes[i].omp_helper &&
+			   (s->presence[i] == DEFINED || s->presence[i] == PRIVATE_COPY);
+	if (helpers == 0)
+		return 0;
+	kept = malloc((helpers + nold) * sizeof(*kept));
+	if (!kept)
+		return -1;
 	for (size_t i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].omp_helper &&
 		    (s->presence[i] == DEFINED || s->presence[i] == PRIVATE_COPY))
 			kept[n++] = values[i];
-	if (n == 0)
-		return;
 	for (unsigned k = 0; k < nold; k++)
 		kept[n++] = LLVMGetOperand(init, k);
 	if (old) {
@@ -656,6 +658,8 @@ static void keep_omp_helpers(const struct splitter *s, LLVMModuleRef part, const
 	LLVMSetInitializer(array, LLVMConstArray2(ptr, kept, n));
 	LLVMSetLinkage(array, LLVMAppendingLinkage);
 	LLVMSetSection(array, "llvm.metadata");
+	free(kept);
+	return 0;
 }
 
 static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out,
@@ -681,8 +685,12 @@ static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out
 		return ol_be_fail(err, "partition %u: the clone does not match the module", p);
 	}
 	finish_partition(s, values);
-	keep_omp_helpers(s, part, values);
+	rc = keep_omp_helpers(s, part, values);
 	free(values);
+	if (rc < 0) {
+		LLVMDisposeModule(part);
+		return ol_be_fail(err, "out of memory");
+	}
 	ol_be_prune_named_metadata(part);
 	rc = write_module(part, out, key, err);
 	LLVMDisposeModule(part);
@@ -699,7 +707,6 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 {
 	struct splitter s;
 	struct ol_be_diag diag;
-	LLVMContextRef ctx;
 	int rc = 0;
 
 	if (!req || !req->triple || req->nmodules == 0 || !req->module_partition ||
@@ -708,19 +715,9 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	memset(parts, 0, req->npartitions * sizeof(*parts));
 	memset(keys, 0, req->npartitions * sizeof(*keys));
 	memset(&s, 0, sizeof(s));
-	ctx = ol_be_context_create(&diag);
-	if (!req->save_temps_prefix)
-		LLVMContextSetDiscardValueNames(ctx, 1);
-	if (req->phase)
-		req->phase("Link bitcode", 1);
-	s.mod = ol_be_link_inputs(ctx, &diag, req, err);
-	if (req->phase)
-		req->phase("Link bitcode", 0);
-	if (!s.mod) {
-		ol_be_msg_release(&diag.errors);
-		LLVMContextDispose(ctx);
+	s.mod = ol_be_link_request(req, &diag, err);
+	if (!s.mod)
 		return -1;
-	}
 	if (req->phase)
 		req->phase("Split", 1);
 	rc = ol_be_close_module(s.mod, req, err);
@@ -738,7 +735,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 			s.nodes[i].part = 0;
 	}
 	if (rc == 0)
-		rc = settle_roles(&s);
+		settle_roles(&s);
 	for (size_t i = 0; rc == 0 && i < s.nnodes; i++)
 		if (s.nodes[i].promote)
 			promote(s.mod, s.nodes[i].gv);
@@ -762,8 +759,6 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	free(s.stack);
 	free(s.map.keys);
 	free(s.map.values);
-	LLVMDisposeModule(s.mod);
-	ol_be_msg_release(&diag.errors);
-	LLVMContextDispose(ctx);
+	ol_be_link_request_end(s.mod, &diag);
 	return rc;
 }

@@ -146,7 +146,6 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	struct ol_lto_request req;
 	struct ol_buffer out = { NULL, 0 };
 	char *err = NULL, *prefix;
-	const char *path;
 	int rc;
 
 	if (ol_spawn_config()->dry_run)
@@ -172,13 +171,7 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	if (rc != 0) {
 		ol_group_lto_failed(g, "", err);
 	} else {
-		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
-		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
-				      *g->arch ? " " : "", g->arch);
-		if (path)
-			strvec_push(files, path);
-		else
-			rc = -1;
+		rc = ol_group_add_lto_output(g, prefix, lto_output_ext(lto), &out, files);
 	}
 	free(out.data);
 	ol_group_lto_request_release(&req);

@@ -411,10 +411,12 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	/* Threads the groups leave over go to their partitions (partitioned
 	 * LTO): one group on four cores runs four partitions at a time.  Not
 	 * under a jobserver, whose tokens count the jobs. */
-	for (size_t i = 0; i < pool.count; i++) {
+	if (pool.count) {
 		size_t spare = jobserver || under_make == MAKE_SERIAL
 				       ? 1 : job_count(ctx->cl, SIZE_MAX, 0) / pool.count;
-		groups->v[pool.order[i]].job_threads = spare > 1 ? (unsigned)spare : 1;
+
+		for (size_t i = 0; i < pool.count; i++)
+			groups->v[pool.order[i]].job_threads = spare > 1 ? (unsigned)spare : 1;
 	}
 
 	if (pool.count)

@@ -104,29 +104,40 @@ static const char *product_name(const struct partition_run *run)
 					   : "object";
 }
 
+/* The group's request for modules split() made: its settings, these
+ * modules, and nothing of what linking the group's inputs needed (their
+ * names, the symbols to keep, which definition prevails). */
+static struct ol_lto_request partition_request(const struct partition_run *run,
+					       const uint8_t **modules, size_t *sizes, size_t n)
+{
+	struct ol_lto_request req = *run->req;
+
+	req.modules = modules;
+	req.sizes = sizes;
+	req.names = NULL;
+	req.nmodules = n;
+	req.module_partition = NULL;
+	req.npartitions = 0;
+	req.preserve = NULL;
+	req.first_definition_prevails = 0;
+	return req;
+}
+
 /* Optimizes (and compiles, and assembles) one partition: *out gets the
  * product's bytes, *file the assembler's output when there was one.
  * Returns 0 or -1 (reported). */
 static int build_partition(struct partition_run *run, size_t p, const struct ol_buffer *part,
 			   struct ol_buffer *out, const char **file)
 {
-	struct ol_lto_request req = *run->req;
 	const uint8_t *module = part->data;
 	size_t size = part->size;
+	struct ol_lto_request req = partition_request(run, &module, &size, 1);
 	char *err = NULL, *what, *prefix;
 	const char *path, *assembled;
 	struct ol_buffer lto_out = { NULL, 0 };
 	int rc;
 
-	req.modules = &module;
-	req.sizes = &size;
-	req.names = NULL;
-	req.nmodules = 1;
-	req.module_partition = NULL;
-	req.npartitions = 0;
 	req.is_partition = 1;
-	req.preserve = NULL;
-	req.first_definition_prevails = 0;
 	req.emit_bitcode = run->lto->merge_before_codegen;
 	req.emit_assembly = !req.emit_bitcode && run->lto->emit_assembly;
 	prefix = partition_prefix(run, p);
@@ -189,12 +200,11 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 static int codegen_merged(struct partition_run *run, struct ol_buffer *products, size_t n,
 			  struct strvec *files)
 {
-	struct ol_lto_request req = *run->req;
 	const uint8_t **modules = ol_xcalloc(n ? n : 1, sizeof(*modules));
 	size_t *sizes = ol_xcalloc(n ? n : 1, sizeof(*sizes));
+	struct ol_lto_request req;
 	struct ol_buffer out = { NULL, 0 };
 	char *err = NULL;
-	const char *path;
 	size_t k = 0;
 	int rc;
 
@@ -204,28 +214,15 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 		modules[k] = products[p].data;
 		sizes[k++] = products[p].size;
 	}
-	req.modules = modules;
-	req.sizes = sizes;
-	req.names = NULL;
-	req.nmodules = k;
-	req.module_partition = NULL;
-	req.npartitions = 0;
+	req = partition_request(run, modules, sizes, k);
 	req.codegen_only = 1;
-	req.first_definition_prevails = 0;
-	req.preserve = NULL;
 	if (run->ctx->cl->save_temps)
 		req.save_temps_prefix = run->prefix;
 	ol_timer_begin_detail("Code generation of the partitions", run->prefix);
 	rc = run->be->lto(&req, &out, &err);
 	ol_timer_end();
 	if (rc == 0) {
-		path = ol_temp_write(run->prefix, "o", out.data, out.size);
-		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", run->g->triple,
-				      *run->g->arch ? " " : "", run->g->arch);
-		if (path)
-			strvec_push(files, path);
-		else
-			rc = -1;
+		rc = ol_group_add_lto_output(run->g, run->prefix, "o", &out, files);
 	} else {
 		ol_group_lto_failed(run->g, " (code generation of the partitions)", err);
 	}

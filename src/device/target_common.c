@@ -139,6 +139,19 @@ char *ol_group_features(const struct ol_group *g, const char *extra)
 	return strbuf_detach(&out);
 }
 
+int ol_group_add_lto_output(const struct ol_group *g, const char *prefix, const char *ext,
+			    const struct ol_buffer *out, struct strvec *files)
+{
+	const char *path = ol_temp_write(prefix, ext, out->data, out->size);
+
+	ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
+			      *g->arch ? " " : "", g->arch);
+	if (!path)
+		return -1;
+	strvec_push(files, path);
+	return 0;
+}
+
 void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err)
 {
 	ol_error("device LTO%s for '%s%s%s' failed: %s", what, g->triple, *g->arch ? "' '" : "",

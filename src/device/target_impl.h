@@ -63,6 +63,10 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 void ol_group_lto_request(struct ol_group *g, const struct ol_link_context *ctx,
 			  const struct ol_lto_settings *lto, struct ol_lto_request *req);
 void ol_group_lto_request_release(struct ol_lto_request *req);
+/* Writes an LTO result to the temp file "<prefix>.<ext>" (described as the
+ * group's device LTO output) and appends its path.  Returns 0 or -1. */
+int ol_group_add_lto_output(const struct ol_group *g, const char *prefix, const char *ext,
+			    const struct ol_buffer *out, struct strvec *files);
 /* Reports a failed LTO step (`what`: "" or " of partition 3"); frees err. */
 void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err);
 /* partitioned_lto.c: --device-lto=partitioned, in place of one LTO of `req`:

@@ -99,6 +99,7 @@ static int parse_device_lto(const char *v, unsigned *units)
 
 static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last)
 {
+	const char *device_lto;
 	int failed = 0;
 	unsigned u;
 
@@ -137,20 +138,16 @@ static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last
 			failed |= ol_error("%s: expected a non-negative integer, got '%s'",
 					   last->granularity->raw, last->granularity->value);
 	}
-	if (last->device_lto) {
-		if (parse_device_lto(last->device_lto->value, &u) == 0)
+	/* The option, else the environment (whose empty value is none). */
+	device_lto = last->device_lto ? last->device_lto->value : getenv("OFFLOAD_LINK_DEVICE_LTO");
+	if (last->device_lto || (device_lto && *device_lto)) {
+		if (parse_device_lto(device_lto, &u) == 0)
 			cl->device_lto_units = u;
 		else
 			failed |= ol_error("%s: expected 'full', 'partitioned' or 'partitioned:<modules "
-					   "a partition>', got '%s'", last->device_lto->raw,
-					   last->device_lto->value);
-	} else if (getenv("OFFLOAD_LINK_DEVICE_LTO") && *getenv("OFFLOAD_LINK_DEVICE_LTO")) {
-		if (parse_device_lto(getenv("OFFLOAD_LINK_DEVICE_LTO"), &u) == 0)
-			cl->device_lto_units = u;
-		else
-			failed |= ol_error("OFFLOAD_LINK_DEVICE_LTO: expected 'full', 'partitioned' or "
-					   "'partitioned:<modules a partition>', got '%s'",
-					   getenv("OFFLOAD_LINK_DEVICE_LTO"));
+					   "a partition>', got '%s'",
+					   last->device_lto ? last->device_lto->raw : "OFFLOAD_LINK_DEVICE_LTO",
+					   device_lto);
 	}
 	return failed ? -1 : 0;
 }
