@@ -63,7 +63,8 @@ struct node {
 	unsigned char kernel;      /* an entry point (calling convention or nvvm.annotations) */
 	unsigned reached_by;     /* partitions that define or import it (counted up to 2) */
 	unsigned last_reach;     /* 1 + the last partition counted */
-	size_t *refs;            /* nodes its body or initializer names */
+	size_t *refs;            /* nodes its body or initializer names, each
+				    as index << 1 | takes its address */
 	size_t nrefs, cap;
 };
 
@@ -82,6 +83,7 @@ struct splitter {
 	unsigned npartitions;
 	int imports;              /* available_externally imports (-O2 and up) */
 	unsigned char *presence;  /* per node, for the partition being built */
+	unsigned char *keep;      /* per node: joins its llvm.compiler.used */
 	size_t *stack;
 	int out_of_memory;
 };
@@ -166,7 +168,19 @@ static unsigned unit_of(LLVMValueRef gv, unsigned kind)
 	return unit;
 }
 
-static void add_ref(struct splitter *s, struct node *from, size_t to)
+/* A reference is an index and one bit: whether it lets the address out
+ * (anything but a direct call's callee or a load's pointer). */
+static size_t ref_node(size_t ref)
+{
+	return ref >> 1;
+}
+
+static int ref_escapes(size_t ref)
+{
+	return (int)(ref & 1);
+}
+
+static void add_ref(struct splitter *s, struct node *from, size_t to, int escapes)
 {
 	if (from->nrefs == from->cap) {
 		size_t cap = from->cap ? 2 * from->cap : 8;
@@ -179,11 +193,13 @@ static void add_ref(struct splitter *s, struct node *from, size_t to)
 		from->refs = refs;
 		from->cap = cap;
 	}
-	from->refs[from->nrefs++] = to;
+	from->refs[from->nrefs++] = to << 1 | (escapes != 0);
 }
 
-/* The globals a constant names, through expressions and aggregates. */
-static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c, int depth)
+/* The globals a constant names, through expressions and aggregates;
+ * `escapes`: whether this use lets their address out. */
+static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c, int depth,
+			  int escapes)
 {
 	size_t index;
 	int n;
@@ -191,7 +207,7 @@ static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c,
 	if (LLVMIsAGlobalValue(c)) {
 		index = map_get(&s->map, c);
 		if (index != SIZE_MAX) {
-			add_ref(s, from, index);
+			add_ref(s, from, index, escapes);
 			if (s->nodes[index].is_function)
 				s->nodes[index].address_taken = 1;
 		}
@@ -201,18 +217,19 @@ static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c,
 		return;
 	n = LLVMGetNumOperands(c);
 	for (int i = 0; i < n; i++)
-		scan_constant(s, from, LLVMGetOperand(c, (unsigned)i), depth + 1);
+		scan_constant(s, from, LLVMGetOperand(c, (unsigned)i), depth + 1, 1);
 }
 
 static void scan_function(struct splitter *s, struct node *from)
 {
 	if (LLVMHasPersonalityFn(from->gv))
-		scan_constant(s, from, LLVMGetPersonalityFn(from->gv), 0);
+		scan_constant(s, from, LLVMGetPersonalityFn(from->gv), 0, 1);
 	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(from->gv); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
 		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
 		     inst = LLVMGetNextInstruction(inst)) {
 			int call = LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst);
+			int load = LLVMIsALoadInst(inst) != NULL;
 			int n = LLVMGetNumOperands(inst);
 
 			for (int i = 0; i < n; i++) {
@@ -226,10 +243,10 @@ static void scan_function(struct splitter *s, struct node *from)
 				if (call && i == n - 1 && LLVMIsAFunction(op)) {
 					index = map_get(&s->map, op);
 					if (index != SIZE_MAX)
-						add_ref(s, from, index);
+						add_ref(s, from, index, 0);
 					continue;
 				}
-				scan_constant(s, from, op, 0);
+				scan_constant(s, from, op, 0, !(load && i == 0));
 			}
 		}
 	}
@@ -308,12 +325,13 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 		n++;
 	s->nodes = calloc(n ? n : 1, sizeof(*s->nodes));
 	s->presence = calloc(n ? n : 1, 1);
+	s->keep = calloc(n ? n : 1, 1);
 	s->stack = calloc(n ? n : 1, sizeof(*s->stack));
 	for (s->map.cap = 64; s->map.cap < 2 * n; s->map.cap *= 2)
 		;
 	s->map.keys = calloc(s->map.cap, sizeof(*s->map.keys));
 	s->map.values = calloc(s->map.cap, sizeof(*s->map.values));
-	if (!s->nodes || !s->presence || !s->stack || !s->map.keys || !s->map.values)
+	if (!s->nodes || !s->presence || !s->keep || !s->stack || !s->map.keys || !s->map.values)
 		return -1;
 	s->nnodes = n;
 	/* Globals first, then functions: the order CloneModule creates them in. */
@@ -337,7 +355,7 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 		if (node->is_function && !LLVMIsDeclaration(node->gv))
 			scan_function(s, node);
 		else if (!node->is_function && !LLVMIsDeclaration(node->gv))
-			scan_constant(s, node, LLVMGetInitializer(node->gv), 0);
+			scan_constant(s, node, LLVMGetInitializer(node->gv), 0, 1);
 	}
 	return s->out_of_memory ? -1 : 0;
 }
@@ -353,7 +371,7 @@ static int mark_lds_users(struct splitter *s)
 		return -1;
 	for (size_t i = 0; i < s->nnodes; i++)
 		for (size_t r = 0; r < s->nodes[i].nrefs; r++)
-			count[s->nodes[i].refs[r] + 1]++;
+			count[ref_node(s->nodes[i].refs[r]) + 1]++;
 	for (size_t i = 0; i < s->nnodes; i++)
 		count[i + 1] += count[i];
 	from = malloc((count[s->nnodes] ? count[s->nnodes] : 1) * sizeof(*from));
@@ -363,7 +381,7 @@ static int mark_lds_users(struct splitter *s)
 		if (fill) {
 			for (size_t i = 0; i < s->nnodes; i++)
 				for (size_t r = 0; r < s->nodes[i].nrefs; r++) {
-					size_t to = s->nodes[i].refs[r];
+					size_t to = ref_node(s->nodes[i].refs[r]);
 					from[count[to] + fill[to]++] = i;
 				}
 			for (size_t i = 0; i < s->nnodes; i++)
@@ -459,7 +477,7 @@ static void reach(struct splitter *s, unsigned p)
 		struct node *from = &s->nodes[s->stack[--top]];
 
 		for (size_t r = 0; r < from->nrefs; r++) {
-			size_t to = from->refs[r];
+			size_t to = ref_node(from->refs[r]);
 			struct node *n = &s->nodes[to];
 			unsigned char presence;
 
@@ -626,30 +644,79 @@ static int write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buff
 	return ol_be_write_bitcode(mod, out, err);
 }
 
-/* The OpenMP helpers the partition defines join llvm.compiler.used.
- * Returns 0, or -1 when out of memory. */
-static int keep_omp_helpers(const struct splitter *s, LLVMModuleRef part, const LLVMValueRef *values)
+static int holds_body(unsigned char presence)
+{
+	return presence == DEFINED || presence == IMPORTED || presence == PRIVATE_COPY;
+}
+
+/*
+ * What must join the partition's llvm.compiler.used, in s->keep: the OpenMP
+ * helpers it defines, and every global it holds whose address full LTO sees
+ * let out by something this partition lacks (an llvm.used list, a table in
+ * another partition, a function there).  The optimizer must not find fewer
+ * uses of a global here than in the merged module: LLVM 19's Attributor, for
+ * one, folds a load from a constant table it believes no one else can see
+ * to the wrong element, which in full LTO the table's escape prevents.
+ */
+static size_t mark_kept(struct splitter *s)
+{
+	size_t kept = 0;
+
+	memset(s->keep, 0, s->nnodes);
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].omp_helper &&
+		    (s->presence[i] == DEFINED || s->presence[i] == PRIVATE_COPY))
+			s->keep[i] = 1;
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct node *from = &s->nodes[i];
+
+		if (holds_body(s->presence[i]))
+			continue;
+		for (size_t r = 0; r < from->nrefs; r++) {
+			size_t to = ref_node(from->refs[r]);
+
+			if (ref_escapes(from->refs[r]) && holds_body(s->presence[to]) &&
+			    !LLVMIsAGlobalAlias(s->nodes[to].gv))
+				s->keep[to] = 1;
+		}
+	}
+	for (size_t i = 0; i < s->nnodes; i++)
+		kept += s->keep[i];
+	return kept;
+}
+
+/* s->keep's globals join the partition's llvm.compiler.used, after what it
+ * lists already.  Returns 0, or -1 when out of memory. */
+static int extend_compiler_used(struct splitter *s, LLVMModuleRef part, const LLVMValueRef *values)
 {
 	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(part), 0);
 	LLVMValueRef old = LLVMGetNamedGlobal(part, "llvm.compiler.used");
 	LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL, array, *kept;
 	unsigned n = 0, nold = init && LLVMIsAConstantArray(init) ? (unsigned)LLVMGetNumOperands(init) : 0;
-	size_t helpers = 0;
+	size_t additions = mark_kept(s);
 
-	for (size_t i = 0; i < s->nnodes; i++)
-		helpers += s->nodes[i].omp_helper &&
-			   (s->presence[i] == DEFINED || s->presence[i] == PRIVATE_COPY);
-	if (helpers == 0)
+	if (additions == 0)
 		return 0;
-	kept = malloc((helpers + nold) * sizeof(*kept));
+	kept = malloc((additions + nold) * sizeof(*kept));
 	if (!kept)
 		return -1;
-	for (size_t i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].omp_helper &&
-		    (s->presence[i] == DEFINED || s->presence[i] == PRIVATE_COPY))
-			kept[n++] = values[i];
 	for (unsigned k = 0; k < nold; k++)
 		kept[n++] = LLVMGetOperand(init, k);
+	for (size_t i = 0; i < s->nnodes; i++) {
+		int listed = 0;
+
+		if (!s->keep[i])
+			continue;
+		for (unsigned k = 0; k < nold && !listed; k++)
+			listed = kept[k] == values[i] ||
+				 (LLVMIsAConstantExpr(kept[k]) && LLVMGetOperand(kept[k], 0) == values[i]);
+		/* The list is of generic pointers: a global in another
+		 * address space (GPU shared or global memory) is cast. */
+		if (!listed)
+			kept[n++] = LLVMTypeOf(values[i]) == ptr
+					    ? values[i]
+					    : LLVMConstAddrSpaceCast(values[i], ptr);
+	}
 	if (old) {
 		LLVMSetValueName2(old, "", 0);
 		LLVMDeleteGlobal(old);
@@ -685,7 +752,7 @@ static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out
 		return ol_be_fail(err, "partition %u: the clone does not match the module", p);
 	}
 	finish_partition(s, values);
-	rc = keep_omp_helpers(s, part, values);
+	rc = extend_compiler_used(s, part, values);
 	free(values);
 	if (rc < 0) {
 		LLVMDisposeModule(part);
@@ -756,6 +823,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 		free(s.nodes[i].refs);
 	free(s.nodes);
 	free(s.presence);
+	free(s.keep);
 	free(s.stack);
 	free(s.map.keys);
 	free(s.map.values);
