@@ -172,11 +172,14 @@ struct ol_backend {
 	 * into req->npartitions modules, returned as bitcode in parts[0..n-1]
 	 * (size 0: nothing went to that partition).  Each holds its modules'
 	 * definitions and a private copy of what they reach that may be copied;
-	 * a definition more than one partition needs lives in one of them.  A
-	 * module that cannot be split (aliases; on AMDGPU, shared memory an
-	 * exported function touches) comes back whole in parts[0].  keys[p]:
-	 * the same partition's bitcode with its local names numbered in order,
-	 * which other inputs' edits do not change, for its cache key. */
+	 * a definition more than one partition needs lives in one of them.
+	 * keys[p]: the same partition's bitcode with its local names numbered
+	 * in order, which other inputs' edits do not change, for its cache key.
+	 * Returns 0; 1 when the module cannot be split (an ifunc; on AMDGPU,
+	 * shared memory an exported function touches) and comes back whole in
+	 * parts[0], why in *err; 2 when a partition failed the verifier (the
+	 * splitter's mistake) and the module comes back whole, which in *err;
+	 * -1 on error. */
 	int (*split)(const struct ol_lto_request *req, struct ol_buffer *parts,
 		     struct ol_buffer *keys, char **err);
 	/* Build the registration module and compile it to a host object (its

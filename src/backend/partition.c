@@ -42,13 +42,14 @@
 #include <string.h>
 
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/Analysis.h>
 #include <llvm-c/Comdat.h>
 
 #include "backend_impl.h"
 
 enum role { ROLE_DECLARATION, ROLE_OWNED, ROLE_COPY };
 /* What a node is in the partition being built. */
-enum presence { ABSENT, DEFINED, IMPORTED, DECLARED, PRIVATE_COPY };
+enum presence { ABSENT, DEFINED, IMPORTED, DECLARED, PRIVATE_COPY, VIA_ALIASEE };
 
 struct node {
 	LLVMValueRef gv;
@@ -61,6 +62,9 @@ struct node {
 	unsigned char touches_lds; /* it, or what it reaches, names an LDS variable */
 	unsigned char omp_helper;  /* a runtime function OpenMPOpt may start calling */
 	unsigned char kernel;      /* an entry point (calling convention or nvvm.annotations) */
+	unsigned char is_alias;
+	size_t aliasee;          /* alias: the object it names, SIZE_MAX when not one */
+	unsigned char aliasee_direct; /* alias: names the object itself, not a part of it */
 	unsigned reached_by;     /* partitions that define or import it (counted up to 2) */
 	unsigned last_reach;     /* 1 + the last partition counted */
 	size_t *refs;            /* nodes its body or initializer names, each
@@ -80,6 +84,7 @@ struct splitter {
 	struct node *nodes;
 	size_t nnodes;
 	struct node_map map;
+	size_t nglobals, nfunctions;  /* nodes: globals, functions, then aliases */
 	unsigned npartitions;
 	int imports;              /* available_externally imports (-O2 and up) */
 	unsigned char *presence;  /* per node, for the partition being built */
@@ -313,6 +318,44 @@ static void mark_annotated_kernels(struct splitter *s)
 	free(entries);
 }
 
+/*
+ * An alias goes with the object it names (a C++ complete-object
+ * constructor or destructor with its base-object one): the same role and
+ * partition, defined wherever that object is.  Another partition declares
+ * it, or, where the object may be imported, calls the object itself.
+ * Returns 0, or 1 when the aliasee is no object of the module.
+ */
+static int follow_aliasee(struct splitter *s, struct node *alias)
+{
+	LLVMValueRef target = LLVMAliasGetAliasee(alias->gv);
+	const struct node *object;
+	int depth = 0;
+
+	while (target && !LLVMIsAGlobalObject(target) && depth++ < 16) {
+		if (LLVMIsAGlobalAlias(target))
+			target = LLVMAliasGetAliasee(target);
+		else if (LLVMIsAConstantExpr(target) && LLVMGetNumOperands(target) > 0)
+			target = LLVMGetOperand(target, 0);
+		else
+			target = NULL;
+	}
+	alias->aliasee = target && LLVMIsAGlobalObject(target) ? map_get(&s->map, target) : SIZE_MAX;
+	if (alias->aliasee == SIZE_MAX)
+		return 1;
+	object = &s->nodes[alias->aliasee];
+	if (LLVMIsDeclaration(object->gv))
+		return 1;
+	alias->aliasee_direct = LLVMAliasGetAliasee(alias->gv) == object->gv &&
+				LLVMTypeOf(alias->gv) == LLVMTypeOf(object->gv);
+	alias->is_function = object->is_function;
+	alias->role = object->role;
+	alias->part = object->part;
+	alias->importable = 0;
+	/* Not an address taken: the alias is the object under a second name. */
+	add_ref(s, alias, alias->aliasee, 0);
+	return 0;
+}
+
 static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 {
 	LLVMContextRef ctx = LLVMGetModuleContext(s->mod);
@@ -322,6 +365,8 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 	for (LLVMValueRef g = LLVMGetFirstGlobal(s->mod); g; g = LLVMGetNextGlobal(g))
 		n++;
 	for (LLVMValueRef f = LLVMGetFirstFunction(s->mod); f; f = LLVMGetNextFunction(f))
+		n++;
+	for (LLVMValueRef a = LLVMGetFirstGlobalAlias(s->mod); a; a = LLVMGetNextGlobalAlias(a))
 		n++;
 	s->nodes = calloc(n ? n : 1, sizeof(*s->nodes));
 	s->presence = calloc(n ? n : 1, 1);
@@ -334,12 +379,18 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 	if (!s->nodes || !s->presence || !s->keep || !s->stack || !s->map.keys || !s->map.values)
 		return -1;
 	s->nnodes = n;
-	/* Globals first, then functions: the order CloneModule creates them in. */
+	/* Globals, functions, then aliases: the order CloneModule creates them in. */
 	for (LLVMValueRef g = LLVMGetFirstGlobal(s->mod); g; g = LLVMGetNextGlobal(g), i++)
 		s->nodes[i].gv = g;
+	s->nglobals = i;
 	for (LLVMValueRef f = LLVMGetFirstFunction(s->mod); f; f = LLVMGetNextFunction(f), i++) {
 		s->nodes[i].gv = f;
 		s->nodes[i].is_function = 1;
+	}
+	s->nfunctions = i - s->nglobals;
+	for (LLVMValueRef a = LLVMGetFirstGlobalAlias(s->mod); a; a = LLVMGetNextGlobalAlias(a), i++) {
+		s->nodes[i].gv = a;
+		s->nodes[i].is_alias = 1;
 	}
 	for (i = 0; i < n; i++) {
 		map_put(&s->map, s->nodes[i].gv, i);
@@ -348,15 +399,23 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 	mark_annotated_kernels(s);
 	for (i = 0; i < n; i++) {
 		struct node *node = &s->nodes[i];
-		unsigned unit = LLVMIsDeclaration(node->gv) ? UINT32_MAX : unit_of(node->gv, kind);
-		unsigned part = unit < req->nmodules ? req->module_partition[unit] : 0;
+		unsigned unit, part;
 
+		if (node->is_alias)
+			continue;
+		unit = LLVMIsDeclaration(node->gv) ? UINT32_MAX : unit_of(node->gv, kind);
+		part = unit < req->nmodules ? req->module_partition[unit] : 0;
 		assign_role(node, part < s->npartitions ? part : 0);
 		if (node->is_function && !LLVMIsDeclaration(node->gv))
 			scan_function(s, node);
 		else if (!node->is_function && !LLVMIsDeclaration(node->gv))
 			scan_constant(s, node, LLVMGetInitializer(node->gv), 0, 1);
 	}
+	/* 1: an alias of something else than an object defined here keeps
+	 * the module whole. */
+	for (i = s->nglobals + s->nfunctions; i < n; i++)
+		if (follow_aliasee(s, &s->nodes[i]) != 0)
+			return 1;
 	return s->out_of_memory ? -1 : 0;
 }
 
@@ -439,7 +498,8 @@ static void mark_omp_helpers(struct splitter *s)
 		const char *name;
 		size_t len = 0;
 
-		if (!s->nodes[i].is_function || LLVMIsDeclaration(s->nodes[i].gv))
+		if (!s->nodes[i].is_function || s->nodes[i].is_alias ||
+		    LLVMIsDeclaration(s->nodes[i].gv))
 			continue;
 		name = LLVMGetValueName2(s->nodes[i].gv, &len);
 		for (size_t k = 0; k < sizeof(omp_helpers) / sizeof(omp_helpers[0]); k++)
@@ -489,6 +549,9 @@ static void reach(struct splitter *s, unsigned p)
 				presence = PRIVATE_COPY;
 			else if (n->role == ROLE_OWNED && n->importable && s->imports)
 				presence = IMPORTED;
+			else if (n->is_alias && n->aliasee_direct && s->imports &&
+				 s->nodes[n->aliasee].importable)
+				presence = VIA_ALIASEE;
 			else
 				presence = DECLARED;
 			s->presence[to] = presence;
@@ -496,7 +559,7 @@ static void reach(struct splitter *s, unsigned p)
 				n->last_reach = p + 1;
 				n->reached_by += n->reached_by < 2;
 			}
-			if (n->role == ROLE_OWNED && n->part != p)
+			if (n->role == ROLE_OWNED && n->part != p && presence != VIA_ALIASEE)
 				n->promote = is_local(LLVMGetLinkage(n->gv));
 			if (presence != DECLARED)
 				s->stack[top++] = to;
@@ -525,6 +588,11 @@ static void settle_roles(struct splitter *s)
 			changed = 1;
 		}
 	}
+	/* An alias follows its object into its new role. */
+	for (size_t i = s->nglobals + s->nfunctions; changed && i < s->nnodes; i++) {
+		s->nodes[i].role = s->nodes[s->nodes[i].aliasee].role;
+		s->nodes[i].part = s->nodes[s->nodes[i].aliasee].part;
+	}
 	if (changed)
 		for (unsigned p = 0; p < s->npartitions; p++)
 			reach(s, p);
@@ -547,7 +615,8 @@ static void promote(LLVMModuleRef mod, LLVMValueRef gv)
 		fresh[k++] = ok ? c : '_';
 	}
 	memcpy(fresh + k, "__ol_part", 10);
-	for (unsigned serial = 1; LLVMGetNamedFunction(mod, fresh) || LLVMGetNamedGlobal(mod, fresh);
+	for (unsigned serial = 1; LLVMGetNamedFunction(mod, fresh) || LLVMGetNamedGlobal(mod, fresh) ||
+				  LLVMGetNamedGlobalAlias(mod, fresh, strlen(fresh));
 	     serial++)
 		snprintf(fresh + k, 48, "__ol_part%u", serial);
 	LLVMSetValueName2(gv, fresh, strlen(fresh));
@@ -556,27 +625,42 @@ static void promote(LLVMModuleRef mod, LLVMValueRef gv)
 	free(fresh);
 }
 
+static int holds_body(unsigned char presence)
+{
+	return presence == DEFINED || presence == IMPORTED || presence == PRIVATE_COPY;
+}
+
 static int keep_definition(LLVMValueRef gv, void *arg)
 {
 	struct splitter *s = arg;
 	size_t i = map_get(&s->map, gv);
 
-	return i != SIZE_MAX && s->presence[i] != ABSENT && s->presence[i] != DECLARED;
+	return i != SIZE_MAX && holds_body(s->presence[i]);
 }
 
-/* The clone's globals and functions, in the merged module's order. */
+/* The clone's globals and functions, in the merged module's order, then
+ * its aliases by name: CloneModule turns an alias it does not define into
+ * a function or variable declaration after the others. */
 static LLVMValueRef *clone_values(const struct splitter *s, LLVMModuleRef part)
 {
 	LLVMValueRef *v = calloc(s->nnodes ? s->nnodes : 1, sizeof(*v));
-	size_t i = 0;
+	size_t i = 0, functions_end = s->nglobals + s->nfunctions;
 
 	if (!v)
 		return NULL;
-	for (LLVMValueRef g = LLVMGetFirstGlobal(part); g && i < s->nnodes; g = LLVMGetNextGlobal(g))
+	for (LLVMValueRef g = LLVMGetFirstGlobal(part); g && i < s->nglobals; g = LLVMGetNextGlobal(g))
 		v[i++] = g;
-	for (LLVMValueRef f = LLVMGetFirstFunction(part); f && i < s->nnodes;
-	     f = LLVMGetNextFunction(f))
+	for (LLVMValueRef f = i == s->nglobals ? LLVMGetFirstFunction(part) : NULL;
+	     f && i < functions_end; f = LLVMGetNextFunction(f))
 		v[i++] = f;
+	for (i = i == functions_end ? i : s->nnodes + 1; i < s->nnodes; i++) {
+		size_t len = 0;
+		const char *name = LLVMGetValueName2(s->nodes[i].gv, &len);
+
+		if (!(v[i] = LLVMGetNamedGlobalAlias(part, name, len)) &&
+		    !(v[i] = LLVMGetNamedFunction(part, name)) && !(v[i] = LLVMGetNamedGlobal(part, name)))
+			break;
+	}
 	if (i != s->nnodes) {
 		free(v);
 		return NULL;
@@ -595,7 +679,7 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 		case DEFINED:
 			/* A copy's comdat would make the linker keep one copy of
 			 * many; an owned linkonce must not vanish where it lives. */
-			if (is_local(linkage))
+			if (is_local(linkage) && !s->nodes[i].is_alias)
 				LLVMSetComdat(v, NULL);
 			else if (linkage == LLVMLinkOnceODRLinkage || linkage == LLVMLinkOnceAnyLinkage)
 				LLVMSetLinkage(v, linkage == LLVMLinkOnceODRLinkage ? LLVMWeakODRLinkage
@@ -608,7 +692,18 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 		case PRIVATE_COPY:
 			LLVMSetLinkage(v, LLVMInternalLinkage);
 			LLVMSetVisibility(v, LLVMDefaultVisibility);
-			LLVMSetComdat(v, NULL);
+			if (!s->nodes[i].is_alias)
+				LLVMSetComdat(v, NULL);
+			break;
+		case VIA_ALIASEE:
+			/* Calls go to the imported object itself, which the
+			 * inliner may take in. */
+			LLVMReplaceAllUsesWith(v, values[s->nodes[i].aliasee]);
+			if (LLVMIsAFunction(v))
+				LLVMDeleteFunction(v);
+			else
+				LLVMDeleteGlobal(v);
+			values[i] = NULL;
 			break;
 		default:
 			if (LLVMIsDeclaration(v))
@@ -619,11 +714,12 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 	for (size_t i = 0; i < s->nnodes; i++) {
 		LLVMValueRef v = values[i];
 
-		if ((s->presence[i] != ABSENT && s->presence[i] != DECLARED) || LLVMGetFirstUse(v))
+		if (!v || (s->presence[i] != ABSENT && s->presence[i] != DECLARED) ||
+		    LLVMGetFirstUse(v) || LLVMIsAGlobalAlias(v))
 			continue;
 		if (!LLVMIsDeclaration(v))
 			continue;
-		if (s->nodes[i].is_function)
+		if (LLVMIsAFunction(v))
 			LLVMDeleteFunction(v);
 		else
 			LLVMDeleteGlobal(v);
@@ -642,11 +738,6 @@ static int write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buff
 	if (ol_be_canonical_bitcode(mod, &key->data, &key->size) < 0)
 		return ol_be_fail(err, "out of memory");
 	return ol_be_write_bitcode(mod, out, err);
-}
-
-static int holds_body(unsigned char presence)
-{
-	return presence == DEFINED || presence == IMPORTED || presence == PRIVATE_COPY;
 }
 
 /*
@@ -734,6 +825,7 @@ static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out
 {
 	LLVMModuleRef part;
 	LLVMValueRef *values;
+	char *broken = NULL;
 	int any = 0, rc;
 
 	out->data = NULL;
@@ -759,14 +851,33 @@ static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out
 		return ol_be_fail(err, "out of memory");
 	}
 	ol_be_prune_named_metadata(part);
+	/* A partition the verifier rejects is the splitter's mistake: the
+	 * caller links the module whole instead (2). */
+	if (LLVMVerifyModule(part, LLVMReturnStatusAction, &broken)) {
+		LLVMDisposeModule(part);
+		ol_be_fail(err, "partition %u is not valid IR (%s)", p, broken ? broken : "");
+		LLVMDisposeMessage(broken);
+		return 2;
+	}
+	LLVMDisposeMessage(broken);
 	rc = write_module(part, out, key, err);
 	LLVMDisposeModule(part);
 	return rc;
 }
 
-static int has_aliases(LLVMModuleRef mod)
+static int has_ifuncs(LLVMModuleRef mod)
 {
-	return LLVMGetFirstGlobalAlias(mod) != NULL || LLVMGetFirstGlobalIFunc(mod) != NULL;
+	return LLVMGetFirstGlobalIFunc(mod) != NULL;
+}
+
+static void release_partitions(struct ol_buffer *parts, struct ol_buffer *keys, size_t n)
+{
+	for (size_t p = 0; p < n; p++) {
+		free(parts[p].data);
+		free(keys[p].data);
+		memset(&parts[p], 0, sizeof(parts[p]));
+		memset(&keys[p], 0, sizeof(keys[p]));
+	}
 }
 
 int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
@@ -774,7 +885,8 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 {
 	struct splitter s;
 	struct ol_be_diag diag;
-	int rc = 0;
+	const char *whole = NULL;
+	int rc = 0, built = 0;
 
 	if (!req || !req->triple || req->nmodules == 0 || !req->module_partition ||
 	    req->npartitions == 0)
@@ -788,15 +900,22 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	if (req->phase)
 		req->phase("Split", 1);
 	rc = ol_be_close_module(s.mod, req, err);
-	/* Aliases cannot be cloned apart from their aliasees by the C API's
-	 * means: such a module stays whole, in partition 0. */
-	s.npartitions = has_aliases(s.mod) ? 1 : (unsigned)req->npartitions;
+	s.npartitions = (unsigned)req->npartitions;
 	s.imports = req->opt_level >= 2;
-	if (rc == 0 && (build_nodes(&s, req) < 0 || mark_lds_users(&s) < 0))
+	if (rc == 0 && ((built = build_nodes(&s, req)) < 0 || mark_lds_users(&s) < 0))
 		rc = ol_be_fail(err, "out of memory");
 	if (rc == 0)
 		mark_omp_helpers(&s);
-	if (rc == 0 && strncmp(req->triple, "amdgcn", 6) == 0 && owned_function_touches_lds(&s)) {
+	/* Why a module stays whole, in partition 0 (returned in *err). */
+	if (rc == 0 && s.npartitions > 1) {
+		if (has_ifuncs(s.mod))
+			whole = "it has an ifunc";
+		else if (built > 0)
+			whole = "an alias names something other than a definition of the module";
+		else if (strncmp(req->triple, "amdgcn", 6) == 0 && owned_function_touches_lds(&s))
+			whole = "a function other partitions call uses shared memory (LDS)";
+	}
+	if (whole) {
 		s.npartitions = 1;
 		for (size_t i = 0; i < s.nnodes; i++)
 			s.nodes[i].part = 0;
@@ -810,15 +929,16 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 		rc = write_module(s.mod, &parts[0], &keys[0], err);
 	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++)
 		rc = write_partition(&s, p, &parts[p], &keys[p], err);
+	if (rc != 0)
+		release_partitions(parts, keys, req->npartitions);
+	if (rc == 2)
+		rc = write_module(s.mod, &parts[0], &keys[0], NULL) == 0 ? 2 : -1;
+	else if (rc == 0 && whole) {
+		ol_be_fail(err, "%s", whole);
+		rc = 1;
+	}
 	if (req->phase)
 		req->phase("Split", 0);
-	if (rc != 0)
-		for (size_t p = 0; p < req->npartitions; p++) {
-			free(parts[p].data);
-			free(keys[p].data);
-			memset(&parts[p], 0, sizeof(parts[p]));
-			memset(&keys[p], 0, sizeof(keys[p]));
-		}
 	for (size_t i = 0; i < s.nnodes; i++)
 		free(s.nodes[i].refs);
 	free(s.nodes);

@@ -343,8 +343,21 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	ol_timer_begin_detail("Split for partitioned LTO", run.prefix);
 	rc = run.be->split(&split, parts, keys, &err);
 	ol_timer_end();
-	if (rc != 0)
+	if (rc == 1) {
+		ol_spawn_note("partitioned LTO for %s%s%s: one partition: %s", g->triple,
+			      *g->arch ? " " : "", g->arch, err);
+	} else if (rc == 2) {
+		ol_warn("partitioned LTO for %s%s%s: %s; its device code is optimized whole "
+			"(a mistake of offload-link's splitter: please report it)",
+			g->triple, *g->arch ? " " : "", g->arch, err);
+	} else if (rc != 0) {
 		ol_group_lto_failed(g, "", err);
+	}
+	if (rc > 0) {
+		free(err);
+		err = NULL;
+		rc = 0;
+	}
 	for (size_t p = 0; p < nparts; p++)
 		built += parts[p].size != 0;
 	if (rc == 0)
