@@ -11,9 +11,10 @@
  *
  * Pruning named metadata.  The C API can add to a named metadata node but
  * not remove from it.  A partition's copy of the merged module's lists
- * names every input's kernels, so an edit anywhere would change every
- * partition's bytes (its cache key) unless the lists are cut to what the
- * partition defines.
+ * names every input's kernels, and under -g every input's compile unit
+ * (with its globals, types and files), so an edit anywhere would change
+ * every partition's bytes (its cache key) unless the lists are cut to what
+ * the partition defines.
  *
  * Canonical names for the cache key.  The IR linker renames a module's
  * private globals and struct types after those of the modules linked
@@ -29,7 +30,13 @@
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/IR/Metadata.h>
@@ -67,9 +74,119 @@ LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod,
  * others point at nothing once their declarations are gone); llvm.ident
  * keeps one of each; omp_offload.info, the compiler's table of every
  * input's target regions, which no pass after clang reads, goes. */
+/* The debug-info compile units the module's code and data reach: through
+ * the metadata of its definitions and their instructions (debug records
+ * too, LLVM 19 on), and of the other named lists. */
+class UnitFinder {
+public:
+	llvm::SmallPtrSet<const llvm::MDNode *, 8> units;
+
+	void add(const llvm::Metadata *md)
+	{
+		auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(md);
+
+		if (node && seen.insert(node).second)
+			work.push_back(node);
+	}
+
+	void add_attached(const llvm::GlobalObject &object)
+	{
+		llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 4> attached;
+
+		object.getAllMetadata(attached);
+		for (auto &entry : attached)
+			add(entry.second);
+	}
+
+	void add_instruction(const llvm::Instruction &inst)
+	{
+		llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 4> attached;
+
+		inst.getAllMetadata(attached);
+		for (auto &entry : attached)
+			add(entry.second);
+		for (const llvm::Use &op : inst.operands())
+			if (auto *wrapped = llvm::dyn_cast<llvm::MetadataAsValue>(op.get()))
+				add(wrapped->getMetadata());
+#if LLVM_VERSION_MAJOR >= 19
+		for (const llvm::DbgRecord &record : inst.getDbgRecordRange()) {
+			add(record.getDebugLoc().getAsMDNode());
+			if (auto *var = llvm::dyn_cast<llvm::DbgVariableRecord>(&record)) {
+				add(var->getRawVariable());
+				add(var->getRawExpression());
+			} else if (auto *label = llvm::dyn_cast<llvm::DbgLabelRecord>(&record)) {
+				add(label->getRawLabel());
+			}
+		}
+#endif
+	}
+
+	void close()
+	{
+		while (!work.empty()) {
+			const llvm::MDNode *node = work.pop_back_val();
+
+			if (auto *unit = llvm::dyn_cast<llvm::DICompileUnit>(node))
+				units.insert(unit);
+			for (const llvm::MDOperand &op : node->operands())
+				add(op.get());
+		}
+	}
+
+private:
+	llvm::SmallPtrSet<const llvm::MDNode *, 32> seen;
+	llvm::SmallVector<const llvm::MDNode *, 64> work;
+};
+
+/* llvm.dbg.cu keeps the compile units something in the module reaches: the
+ * verifier wants every reachable unit listed, and each unit listed drags
+ * its globals, types and files into the bitcode. */
+static void prune_compile_units(llvm::Module *m)
+{
+	llvm::NamedMDNode *list = m->getNamedMetadata("llvm.dbg.cu");
+	UnitFinder finder;
+	llvm::SmallVector<llvm::MDNode *, 8> keep;
+
+	if (!list)
+		return;
+	/* What another partition defines is declared here; the debug
+	 * information of its definition (line, unit) stays with it. */
+	for (llvm::GlobalVariable &gv : m->globals())
+		if (gv.isDeclaration())
+			gv.eraseMetadata(llvm::LLVMContext::MD_dbg);
+	for (llvm::Function &fn : *m)
+		if (fn.isDeclaration() && fn.getSubprogram() && fn.getSubprogram()->isDefinition())
+			fn.setSubprogram(nullptr);
+	if (list->getNumOperands() < 2)
+		return;
+	for (const llvm::Function &fn : *m) {
+		if (fn.isDeclaration())
+			continue;
+		finder.add_attached(fn);
+		for (const llvm::BasicBlock &block : fn)
+			for (const llvm::Instruction &inst : block)
+				finder.add_instruction(inst);
+	}
+	for (const llvm::GlobalVariable &gv : m->globals())
+		finder.add_attached(gv);
+	for (const llvm::NamedMDNode &named : m->named_metadata())
+		if (&named != list)
+			for (const llvm::MDNode *entry : named.operands())
+				finder.add(entry);
+	finder.close();
+	for (llvm::MDNode *unit : list->operands())
+		if (finder.units.count(unit))
+			keep.push_back(unit);
+	list->clearOperands();
+	for (llvm::MDNode *unit : keep)
+		list->addOperand(unit);
+}
+
 void ol_be_prune_named_metadata(LLVMModuleRef mod)
 {
 	llvm::Module *m = llvm::unwrap(mod);
+
+	prune_compile_units(m);
 
 	if (llvm::NamedMDNode *info = m->getNamedMetadata("omp_offload.info"))
 		m->eraseNamedMetadata(info);
