@@ -104,6 +104,8 @@ struct ol_cmdline {
 	int wrapper_jobs;            /* 0 = default (number of cores) */
 	unsigned device_lto_units;   /* --device-lto=partitioned[:N], else OFFLOAD_LINK_DEVICE_LTO:
 					input modules a partition; 0: full LTO */
+	const char *device_lto_origin; /* "--device-lto=..." or "OFFLOAD_LINK_DEVICE_LTO=...",
+					  for messages; NULL under full LTO */
 	int wrapper_jobserver;       /* --wrapper-jobs=jobserver */
 	const char *time_trace;      /* --wrapper-time-trace= */
 	int time_trace_granularity;

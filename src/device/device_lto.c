@@ -179,6 +179,24 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	return rc ? -1 : 0;
 }
 
+/* Partitioned LTO asked for, on a group it cannot change: say so once, with
+ * what would make it apply, rather than link as if it had. */
+static void warn_nothing_to_partition(const struct ol_group *g, const struct ol_link_context *ctx,
+				      const struct ol_lto_settings *lto, size_t native)
+{
+	const char *origin = ctx->cl->device_lto_origin ? ctx->cl->device_lto_origin
+							: "--device-lto=partitioned";
+
+	if (native == g->nimages)
+		ol_warn("%s: nothing to partition for %s%s%s: its %zu device image%s %s machine "
+			"code, not bitcode (compile with -foffload-lto to optimize device code at "
+			"link time)", origin, g->triple, *g->arch ? " " : "", g->arch, g->nimages,
+			g->nimages == 1 ? "" : "s", g->nimages == 1 ? "is" : "are");
+	else if (lto->emit_bitcode)
+		ol_warn("%s: nothing to partition for %s%s%s: --embed-bitcode makes one optimized "
+			"module for the JIT", origin, g->triple, *g->arch ? " " : "", g->arch);
+}
+
 int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
 				const struct ol_lto_settings *lto, struct strvec *files)
 {
@@ -186,6 +204,8 @@ int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context
 
 	for (size_t i = 0; i < g->nimages; i++)
 		native += !ol_image_is_bitcode(g->images[i]);
+	if (ctx->cl->device_lto_units)
+		warn_nothing_to_partition(g, ctx, lto, native);
 	if (native < g->nimages && ol_group_run_lto(g, ctx, lto, files) < 0)
 		return -1;
 	if (lto->whole_archive_on && native >= PACK_MIN_IMAGES)

@@ -141,9 +141,12 @@ static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last
 	/* The option, else the environment (whose empty value is none). */
 	device_lto = last->device_lto ? last->device_lto->value : getenv("OFFLOAD_LINK_DEVICE_LTO");
 	if (last->device_lto || (device_lto && *device_lto)) {
-		if (parse_device_lto(device_lto, &u) == 0)
+		if (parse_device_lto(device_lto, &u) == 0) {
 			cl->device_lto_units = u;
-		else
+			cl->device_lto_origin = u ? (last->device_lto ? last->device_lto->raw
+								    : "OFFLOAD_LINK_DEVICE_LTO")
+						  : NULL;
+		} else
 			failed |= ol_error("%s: expected 'full', 'partitioned' or 'partitioned:<modules "
 					   "a partition>', got '%s'",
 					   last->device_lto ? last->device_lto->raw : "OFFLOAD_LINK_DEVICE_LTO",
