@@ -6,6 +6,7 @@
  * then the group's other images are written out for the device linker.
  */
 #include "target_impl.h"
+#include "offload/stats.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
@@ -187,6 +188,15 @@ static void warn_nothing_to_partition(const struct ol_group *g, const struct ol_
 	const char *origin = ctx->cl->device_lto_origin ? ctx->cl->device_lto_origin
 							: "--device-lto=partitioned";
 
+	struct ol_stats_partitions stats = { 0 };
+	char image[160];
+
+	snprintf(image, sizeof(image), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
+	if (native == g->nimages || lto->emit_bitcode) {
+		stats.why_whole = native == g->nimages ? "no device bitcode (compiled without -foffload-lto)"
+						       : "--embed-bitcode makes one module for the JIT";
+		ol_stats_partitioned(image, &stats);
+	}
 	if (native == g->nimages)
 		ol_warn("%s: nothing to partition for %s%s%s: its %zu device image%s %s machine "
 			"code, not bitcode (compile with -foffload-lto to optimize device code at "

@@ -14,6 +14,7 @@
 #include "offload/job_key.h"
 #include "offload/tempfile.h"
 #include "offload/diag.h"
+#include "offload/stats.h"
 #include "offload/inputs.h"
 #include "offload/progress.h"
 #include "offload/spawn.h"
@@ -135,6 +136,8 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	char what[160];
 
+	double started = ol_stats_now_ms();
+
 	snprintf(what, sizeof(what), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
 	ol_timer_begin_detail("Link device image", what);
 	ol_diag_capture_begin(&g->diag);
@@ -147,6 +150,7 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 		g->failed = 1;
 	ol_diag_capture_end();
 	ol_timer_end();
+	ol_stats_device_image(what, ol_stats_now_ms() - started);
 }
 
 /*

@@ -26,6 +26,8 @@
 #include "offload/job_key.h"
 #include "offload/mapped_file.h"
 #include "offload/spawn.h"
+#include "offload/stats.h"
+#include "offload/strvec.h"
 #include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
@@ -83,6 +85,7 @@ struct partition_run {
 	const struct ol_buffer *keys;  /* what each partition's key is made of (split()) */
 	struct ol_buffer *products;
 	const char **paths;            /* a product's file when it was assembled here */
+	double *ms;                    /* each partition's wall time, -1 from the cache */
 	struct ol_diag_buffer *diags;
 	int *status;
 	size_t nparts;
@@ -186,6 +189,7 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 			out->data = found.data;
 			out->size = found.size;
 			atomic_fetch_add(&run->hits, 1);
+			run->ms[p] = -1;
 			return 0;
 		}
 	}
@@ -239,13 +243,17 @@ static void *partition_worker(void *arg)
 	for (;;) {
 		size_t p = atomic_fetch_add(&run->next, 1);
 		struct ol_diag_buffer *previous;
+		double started;
 
 		if (p >= run->nparts)
 			return NULL;
 		if (!run->parts[p].size)
 			continue;
 		previous = ol_diag_capture_begin(&run->diags[p]);
+		started = ol_stats_now_ms();
 		run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
+		if (run->ms[p] >= 0)
+			run->ms[p] = ol_stats_now_ms() - started;
 		ol_diag_capture_begin(previous);
 	}
 }
@@ -302,6 +310,42 @@ static int write_products(struct partition_run *run, struct ol_buffer *products,
 	return 0;
 }
 
+/* -v's line and --stats' record: the partitions that held code, how many
+ * came from the cache, and each one's time. */
+static void report_partitions(const struct partition_run *run, size_t built,
+			      struct ol_stats_partitions *stats, const char *why_whole)
+{
+	const struct ol_group *g = run->g;
+	double *ms = ol_xcalloc(built ? built : 1, sizeof(*ms));
+	struct strbuf times = STRBUF_INIT;
+	char image[160];
+	size_t k = 0;
+
+	for (size_t p = 0; p < run->nparts; p++) {
+		if (!run->parts[p].size)
+			continue;
+		ms[k++] = run->ms[p];
+		if (run->ms[p] < 0)
+			strbuf_addf(&times, "%scached", k > 1 ? ", " : "");
+		else
+			strbuf_addf(&times, "%s%.0f", k > 1 ? ", " : "", run->ms[p]);
+	}
+	ol_spawn_note("partitioned LTO of %zu bitcode module%s for %s%s%s at -O%d: %zu "
+		      "partition%s, %zu from the cache; split %.0f ms, partitions %.0f ms (each: %s)",
+		      run->req->nmodules, run->req->nmodules == 1 ? "" : "s", g->triple,
+		      *g->arch ? " " : "", g->arch, run->req->opt_level, built, built == 1 ? "" : "s",
+		      (size_t)atomic_load(&run->hits), stats->split_ms, stats->partitions_ms,
+		      times.len ? strbuf_str(&times) : "none");
+	snprintf(image, sizeof(image), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
+	stats->count = built;
+	stats->from_cache = (size_t)atomic_load(&run->hits);
+	stats->ms = ms;
+	stats->why_whole = why_whole;
+	ol_stats_partitioned(image, stats);
+	strbuf_release(&times);
+	free(ms);
+}
+
 int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_context *ctx,
 				 const struct ol_lto_settings *lto,
 				 const struct ol_lto_request *req, struct strvec *files)
@@ -310,8 +354,10 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	struct ol_lto_request split = *req;
 	unsigned *partition = ol_xcalloc(req->nmodules ? req->nmodules : 1, sizeof(*partition));
 	struct ol_buffer *parts, *keys;
+	struct ol_stats_partitions stats = { 0 };
 	size_t nparts, built = 0;
-	char *err = NULL;
+	char *err = NULL, *why_whole = NULL;
+	double started;
 	int rc = 0;
 
 	nparts = assign_partitions(g, ctx->cl->device_lto_units, partition);
@@ -332,6 +378,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	run.paths = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.paths));
 	run.diags = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.diags));
 	run.status = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.status));
+	run.ms = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.ms));
 	run.nparts = nparts;
 	atomic_init(&run.hits, 0);
 	atomic_init(&run.next, 0);
@@ -341,8 +388,12 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 		split.save_temps_prefix = run.prefix;
 
 	ol_timer_begin_detail("Split for partitioned LTO", run.prefix);
+	started = ol_stats_now_ms();
 	rc = run.be->split(&split, parts, keys, &err);
+	stats.split_ms = ol_stats_now_ms() - started;
 	ol_timer_end();
+	if (rc == 1 || rc == 2)
+		why_whole = ol_xstrdup(err ? err : "");
 	if (rc == 1) {
 		ol_spawn_note("partitioned LTO for %s%s%s: one partition: %s", g->triple,
 			      *g->arch ? " " : "", g->arch, err);
@@ -360,12 +411,12 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	}
 	for (size_t p = 0; p < nparts; p++)
 		built += parts[p].size != 0;
+	started = ol_stats_now_ms();
 	if (rc == 0)
 		rc = make_products(&run);
-	ol_spawn_note("partitioned LTO of %zu bitcode module%s for %s%s%s at -O%d: %zu "
-		      "partition%s, %zu from the cache", req->nmodules, req->nmodules == 1 ? "" : "s",
-		      g->triple, *g->arch ? " " : "", g->arch, req->opt_level, built,
-		      built == 1 ? "" : "s", (size_t)atomic_load(&run.hits));
+	stats.partitions_ms = ol_stats_now_ms() - started;
+	report_partitions(&run, built, &stats, why_whole);
+	free(why_whole);
 	if (rc == 0)
 		rc = lto->merge_before_codegen ? codegen_merged(&run, run.products, nparts, files)
 					       : write_products(&run, run.products, nparts, files);
@@ -380,6 +431,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	free(run.paths);
 	free(run.diags);
 	free(run.status);
+	free(run.ms);
 	free(partition);
 	free(run.prefix);
 	return rc ? -1 : 0;
