@@ -45,7 +45,11 @@ clang-linker-wrapper, in the same run on the same machine.
     linked with full LTO (offload-link's default, no cache), partitioned LTO
     (--device-lto=partitioned, its cache empty at first) and upstream 19
     with --wrapper-jobs=2: cold, then after editing one kernel of one unit,
-    then after editing h_shared(); CPU time with wall time.  Then both modes
+    then after editing h_shared(); CPU time with wall time.  The same for
+    the program under -g and for its C++ version (classes with out-of-line
+    constructors and destructors, a virtual call, a template), without
+    upstream (--partitioned-variants).  Each ends with the cold link
+    estimated on 16 and 64 cores from --stats=json (bench/estimate_cores.py).  Then both modes
     link again with --save-temps and the AMDGPU kernels' code is compared
     (bench/compare_kernels.py): identical or not, and the largest difference
     in registers and instructions.
@@ -64,6 +68,7 @@ assertions: the numbers are for reading.
 """
 
 import argparse
+import json
 import os
 import shlex
 import shutil
@@ -74,6 +79,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import estimate_cores  # noqa: E402
 import gen  # noqa: E402
 
 HOST_TRIPLE = "x86_64-pc-linux-gnu"
@@ -441,7 +447,7 @@ def bench_project(args, tool, work):
         os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
 
 
-def recompile(objdir, clang, archs, source, old, new):
+def recompile(objdir, clang, archs, source, old, new, debug=False):
     """Edits `source` (old -> new) and compiles it again as heavy_units did."""
     path = os.path.join(objdir, source)
     with open(path) as inp:
@@ -450,50 +456,89 @@ def recompile(objdir, clang, archs, source, old, new):
         sys.exit("bench: %s has no %r" % (source, old))
     with open(path, "w") as out:
         out.write(text.replace(old, new))
-    subprocess.run([clang, "-O2"] + gen.heavy_flags(archs) + ["-c", path, "-o", path[:-2] + ".o"],
-                   check=True)
+    compiler = clang.replace("clang-", "clang++-") if source.endswith(".cpp") else clang
+    subprocess.run([compiler, "-O2"] + gen.heavy_flags(archs) + (["-g"] if debug else [])
+                   + ["-c", path, "-o", os.path.splitext(path)[0] + ".o"], check=True)
+
+
+def stats_of(cmd, cwd):
+    """The --stats=json line of one run of the wrapper command."""
+    proc = subprocess.run(cmd[:1] + ["--stats=json"] + cmd[1:], cwd=cwd, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    for line in reversed(proc.stderr.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    sys.exit("bench: no --stats=json line from %s" % " ".join(cmd[:1]))
+
+
+# (h)'s programs: the C program, the same under -g, and the C++ program.
+PARTITIONED_VARIANTS = {"c": ("c", False), "c-g": ("c", True), "c++": ("c++", False)}
 
 
 def bench_partitioned(args, tool, work):
-    """(h) issue 21: relink after an edit, full against partitioned LTO."""
+    """(h) issues 21 and 25: relink after an edit, full against partitioned
+    LTO, for each program of --partitioned-variants."""
+    for variant in args.partitioned_variants.split(","):
+        if variant not in PARTITIONED_VARIANTS:
+            sys.exit("bench: unknown --partitioned-variants entry %r" % variant)
+        bench_partitioned_one(args, tool, work, variant, *PARTITIONED_VARIANTS[variant])
+
+
+def bench_partitioned_one(args, tool, work, variant, lang, debug):
     archs = args.gpu_archs.split(",")
     clang = "clang-19"
     units = args.heavy_units
-    objdir = os.path.join(work, "heavy19-shared-%d-%s" % (units, "-".join(archs)))
-    objects = generated(objdir, "generating and compiling the heavy program with a shared function "
-                        "(%d units, %s) ..." % (units, ",".join(archs)),
+    ext = ".cpp" if lang == "c++" else ".c"
+    objdir = os.path.join(work, "heavy19-shared-%s-%d-%s" % (variant, units, "-".join(archs)))
+    objects = generated(objdir, "generating and compiling the heavy program (%s) with a shared "
+                        "function (%d units, %s) ..." % (variant, units, ",".join(archs)),
                         lambda: gen.heavy_units(objdir, clang, units, archs, args.jobs,
-                                                shared_callers=min(50, units)))
+                                                shared_callers=min(50, units), lang=lang,
+                                                debug=debug))
     out = os.path.join(objdir, "app")
-    variants = wrapper_variants(tool, [clang, "-O2"] + gen.heavy_flags(archs) + objects
+    driver = clang.replace("clang-", "clang++-") if lang == "c++" else clang
+    variants = wrapper_variants(tool, [driver, "-O2"] + gen.heavy_flags(archs)
+                                + (["-g"] if debug else []) + objects
                                 + ["-lomptarget.devicertl", "-o", out], "19")
     ours = variants[0][1][0]
-    cache = os.path.join(work, "partitioned-cache")
+    cache = os.path.join(work, "partitioned-cache-" + variant)
     shutil.rmtree(cache, ignore_errors=True)
     runs = [("full LTO (offload-link)", [ours[:1] + ["--no-cache"] + ours[1:]]),
             ("partitioned LTO (offload-link)",
              [ours[:1] + ["--device-lto=partitioned", "--cache-dir=" + cache] + ours[1:]])]
-    runs += [v for v in variants[1:] if v[0].endswith("--wrapper-jobs=2")]
-    kernel_unit = "heavy%03d.c" % (units * 57 // 100)
+    # Upstream once, for the C program (issue 21's table).
+    if variant == "c":
+        runs += [v for v in variants[1:] if v[0].endswith("--wrapper-jobs=2")]
+    k = units * 57 // 100
+    kernel_unit = "heavy%03d%s" % (k, ext)
     edits = [
         ("cold", None),
         ("relink after editing one kernel (%s)" % kernel_unit,
-         (kernel_unit, "sum += h%03d_f1(a[i]);" % (units * 57 // 100),
-          "sum += h%03d_f1(a[i]) * 0.5;" % (units * 57 // 100))),
+         (kernel_unit, "sum += h%03d_f1(a[i]);" % k, "sum += h%03d_f1(a[i]) * 0.5;" % k)),
         ("relink after editing h_shared(), called by %d units" % min(50, units),
-         ("heavy000.c", "x * 0.5 + 1.0", "x * 0.25 + 2.0")),
+         ("heavy000" + ext, "x * 0.5 + 1.0", "x * 0.25 + 2.0")),
     ]
+    label = {"c": "C", "c-g": "C, -g", "c++": "C++"}[variant]
     os.environ.pop("OFFLOAD_LINK_NO_CACHE", None)
     try:
         for title, edit in edits:
             if edit:
-                recompile(objdir, clang, archs, *edit)
-            compare("(h) partitioned LTO, %d units, %s: %s" % (units, ", ".join(archs), title),
+                recompile(objdir, clang, archs, *edit, debug=debug)
+            compare("(h) partitioned LTO, %s, %d units, %s: %s" % (label, units, ", ".join(archs),
+                                                                   title),
                     runs, "full LTO (offload-link)", 1, objdir, warmup=False)
     finally:
         os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
         for title, edit in edits[1:]:
-            recompile(objdir, clang, archs, edit[0], edit[2], edit[1])
+            recompile(objdir, clang, archs, edit[0], edit[2], edit[1], debug=debug)
+    # The cold link on more cores than this machine has (bench/estimate_cores.py).
+    shutil.rmtree(cache, ignore_errors=True)
+    full = stats_of(runs[0][1][0], objdir)
+    part = stats_of(runs[1][1][0], objdir)
+    estimate_cores.report(estimate_cores.estimate(full, part, [2, 16, 64]),
+                          "(h) %s, cold link estimated on more cores (from --stats=json)" % label)
+    if variant != "c":
+        return
     compare_dir = os.path.join(objdir, "compare")
     compare_script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare_kernels.py")
     subprocess.run([sys.executable, compare_script, "--work", compare_dir, "--"]
@@ -528,6 +573,8 @@ def main():
                         help="executables of the project")
     parser.add_argument("--heavy-units", type=int, default=100,
                         help="translation units of the heavy GPU program")
+    parser.add_argument("--partitioned-variants", default="c,c-g,c++",
+                        help="(h)'s programs: c, c-g (the C program under -g), c++")
     parser.add_argument("--heavy-reps", type=int, default=1,
                         help="timed runs of each heavy variant (upstream takes two minutes)")
     parser.add_argument("--only", choices=("host", "offload", "gpu", "cuda", "hip", "relink",

@@ -12,11 +12,18 @@
 # $CUDA_PATH or /usr/local/cuda) builds test/gpu/ for --arch (default sm_90):
 #   omp   OpenMP, clang 19 (two units, declare target across them), linked
 #         by offload-link (ours19) and by clang 19's own wrapper (upstream19);
-#         runtime: libomptarget 22 from Debian's liboffload-22 (downloaded with
-#         apt-get download into <checkout>/.gpu-check-cache, never installed),
-#         which reads the cubins CUDA 13 writes where libomptarget 19 cannot
-#         (docs/design.md, "Cubins the runtime cannot read"), and answers to
-#         libomptarget.so.19.1, the name clang 19's programs ask for;
+#         compiled again with -foffload-lto and linked by offload-link with
+#         full device LTO (ours19-lto) and partitioned:1 (ours19-part1);
+#   omp-timing  OpenMP, clang 19 -foffload-lto (three units), four kernels
+#         that print their times: offload-link with full device LTO (full),
+#         --device-lto=partitioned:1 (part1) and partitioned (partdef), and
+#         clang 19's own wrapper (upstream19);
+#         runtime of both: libomptarget 22 from Debian's liboffload-22
+#         (downloaded with apt-get download into <checkout>/.gpu-check-cache,
+#         never installed), which reads the cubins CUDA 13 writes where
+#         libomptarget 19 cannot (docs/design.md, "Cubins the runtime cannot
+#         read"), and answers to libomptarget.so.19.1, the name clang 19's
+#         programs ask for;
 #   cuda  CUDA relocatable device code (-fgpu-rdc --offload-new-driver), the
 #         static CUDA runtime: clang 19 linked by offload-link (ours19), clang
 #         22 by offload-link (ours22) and by clang 22's wrapper (upstream22).
@@ -33,8 +40,11 @@
 # OMP_TARGET_OFFLOAD=MANDATORY.  With a GPU (nvidia-smi lists one) a run
 # passes when it exits 0 and says "ok" with no "WRONG"; without one, when it
 # says "no device" and exits 3.  The linkages of one program must print the
-# same lines.  Results: stdout and DIR/results/ (each run's output).  The
-# exit status is 0 when everything passed.
+# same lines, "time <kernel> <us>" lines excepted: those make a table per
+# program of each kernel's time per linkage and its ratio to "full" (else the
+# first linkage).  Results: stdout and DIR/results/ (each run's output; the
+# tables in timing.md).  The exit status is 0 when everything passed (the
+# times do not count).
 set -u
 export LC_ALL=C
 ME="gpu-check.sh"
@@ -82,20 +92,70 @@ link() {
 	return 0
 }
 
-# The OpenMP program, clang 19: ours19 and upstream19.
+# The OpenMP program, clang 19: ours19 and upstream19; compiled again with
+# -foffload-lto (device bitcode), offload-link with full LTO (ours19-lto) and
+# partitioned LTO (ours19-part1).
 stage_omp() {
-	local work=$CACHE/build/omp dest=$DIR/progs/omp
+	local work=$CACHE/build/omp dest=$DIR/progs/omp l
 	local cc=(clang-19 -O2 -fopenmp --offload-arch="$ARCH" --cuda-path="$CUDA"
 		--libomptarget-nvptx-bc-path="$OMP19_LIB")
-	mkdir -p "$work" "$dest/ours19" "$dest/upstream19" || return 1
+	# With device bitcode clang leaves the bitcode runtime to the link
+	# (libomptarget.devicertl.a) and says the path is unused.
+	local lto=("${cc[@]}" -foffload-lto -Wno-unused-command-line-argument)
+	mkdir -p "$work" || return 1
+	for l in ours19 upstream19 ours19-lto ours19-part1; do
+		mkdir -p "$dest/$l" && echo omp22 > "$dest/$l/RT" || return 1
+	done
 	"${cc[@]}" -c "$REPO/test/gpu/omp-main.c" -o "$work/omp-main.o" &&
-		"${cc[@]}" -c "$REPO/test/gpu/omp-lib.c" -o "$work/omp-lib.o" || return 1
+		"${cc[@]}" -c "$REPO/test/gpu/omp-lib.c" -o "$work/omp-lib.o" &&
+		"${lto[@]}" -c "$REPO/test/gpu/omp-main.c" -o "$work/omp-main-lto.o" &&
+		"${lto[@]}" -c "$REPO/test/gpu/omp-lib.c" -o "$work/omp-lib-lto.o" || return 1
 	link "$dest/ours19/link.log" "${cc[@]}" -B "$BUILD/libexec/offload-link" \
 		"$work/omp-main.o" "$work/omp-lib.o" -L"$OMP19_LIB" -o "$dest/ours19/omp" &&
 		link "$dest/upstream19/link.log" "${cc[@]}" "$work/omp-main.o" "$work/omp-lib.o" \
-			-L"$OMP19_LIB" -o "$dest/upstream19/omp" || return 1
-	echo omp22 > "$dest/ours19/RT"
-	echo omp22 > "$dest/upstream19/RT"
+			-L"$OMP19_LIB" -o "$dest/upstream19/omp" &&
+		link "$dest/ours19-lto/link.log" "${lto[@]}" -B "$BUILD/libexec/offload-link" \
+			"$work/omp-main-lto.o" "$work/omp-lib-lto.o" -L"$OMP19_LIB" -o "$dest/ours19-lto/omp" &&
+		link "$dest/ours19-part1/link.log" "${lto[@]}" -B "$BUILD/libexec/offload-link" \
+			-Wl,--device-lto=partitioned:1 -Wl,--stats \
+			"$work/omp-main-lto.o" "$work/omp-lib-lto.o" -L"$OMP19_LIB" -o "$dest/ours19-part1/omp" ||
+		return 1
+	partitions "$dest/ours19-part1/link.log"
+}
+
+# partitions <log>: says how many partitions a partitioned link made (from
+# offload-link's --stats); fails when it made none.
+partitions() {
+	local what
+	what=$(sed -n 's/^ *partitioned LTO: //p' "$1")
+	[ -n "$what" ] || { echo "$ME: $1: no partitioned LTO in the link" >&2; return 1; }
+	echo "    $(basename "$(dirname "$1")"): $what"
+}
+
+# The timing program (OpenMP, clang 19, -foffload-lto), linked by offload-link
+# with full LTO (full), partitioned LTO in partitions of one module (part1) and
+# of the default size (partdef), and by clang 19's own wrapper (upstream19).
+stage_omp_timing() {
+	local work=$CACHE/build/omp-timing dest=$DIR/progs/omp-timing l u objs=()
+	local cc=(clang-19 -O2 -fopenmp --offload-arch="$ARCH" --cuda-path="$CUDA"
+		--libomptarget-nvptx-bc-path="$OMP19_LIB" -foffload-lto -Wno-unused-command-line-argument)
+	local ours=("${cc[@]}" -B "$BUILD/libexec/offload-link")
+	mkdir -p "$work" || return 1
+	for u in main lib ops; do
+		"${cc[@]}" -c "$REPO/test/gpu/omp-timing-$u.c" -o "$work/omp-timing-$u.o" || return 1
+		objs+=("$work/omp-timing-$u.o")
+	done
+	for l in full part1 partdef upstream19; do
+		mkdir -p "$dest/$l" && echo omp22 > "$dest/$l/RT" || return 1
+	done
+	link "$dest/full/link.log" "${ours[@]}" "${objs[@]}" -L"$OMP19_LIB" -o "$dest/full/omp-timing" &&
+		link "$dest/part1/link.log" "${ours[@]}" -Wl,--device-lto=partitioned:1 -Wl,--stats \
+			"${objs[@]}" -L"$OMP19_LIB" -o "$dest/part1/omp-timing" &&
+		link "$dest/partdef/link.log" "${ours[@]}" -Wl,--device-lto=partitioned -Wl,--stats \
+			"${objs[@]}" -L"$OMP19_LIB" -o "$dest/partdef/omp-timing" &&
+		link "$dest/upstream19/link.log" "${cc[@]}" "${objs[@]}" -L"$OMP19_LIB" \
+			-o "$dest/upstream19/omp-timing" || return 1
+	partitions "$dest/part1/link.log" && partitions "$dest/partdef/link.log"
 }
 
 # The CUDA program: clang 19 through offload-link, clang 22 through both.
@@ -191,8 +251,10 @@ stage() {
 	rm -rf "$DIR" && mkdir -p "$DIR/progs" || die "cannot create $DIR"
 	DIR=$(cd "$DIR" && pwd -P)
 	echo "# staging into $DIR for $ARCH, CUDA tools in $CUDA ($(cuda_release))"
-	echo "  omp: clang 19, offload-link and upstream 19"
+	echo "  omp: clang 19, offload-link and upstream 19; -foffload-lto, offload-link full and partitioned:1"
 	stage_omp || die "staging the OpenMP program failed"
+	echo "  omp-timing: clang 19 -foffload-lto, offload-link full, partitioned:1 and partitioned; upstream 19"
+	stage_omp_timing || die "staging the OpenMP timing program failed"
 	echo "  cuda: clang 19 with offload-link, clang 22 with offload-link and upstream 22"
 	stage_cuda || die "staging the CUDA program failed"
 	echo "  runtime omp22"
@@ -243,7 +305,7 @@ find_libcuda() {
 }
 
 run() {
-	local rtroot=${TMPDIR:-/tmp}/gpu-check-rt results gpu=0 libcuda failed=0 passed=0
+	local rtroot=${TMPDIR:-/tmp}/gpu-check-rt results gpu=0 gpu_name='' libcuda failed=0 passed=0
 	local rel dir prog linkage rt lp out rc verdict line tb
 	[ -d "$DIR/progs" ] || die "nothing staged in $DIR (run '$ME stage' first)"
 	DIR=$(cd "$DIR" && pwd -P)
@@ -252,7 +314,8 @@ run() {
 	echo "# running $DIR ($(tr '\n' ';' < "$DIR/STAGED" 2> /dev/null))"
 	if command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2> /dev/null | grep -q '^GPU '; then
 		gpu=1
-		echo "GPU: $(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | head -n1)"
+		gpu_name=$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | head -n1)
+		echo "GPU: $gpu_name"
 	else
 		echo "GPU: none (no nvidia-smi, or it lists none): every program must report no device"
 	fi
@@ -320,9 +383,9 @@ run() {
 			[ -e "$other" ] || continue
 			if [ -z "$first" ]; then
 				first=$other
-			elif ! diff -q "$first" "$other" > /dev/null; then
+			elif ! diff -q <(grep -v '^time ' "$first") <(grep -v '^time ' "$other") > /dev/null; then
 				echo "DIFFER $prog: $(basename "$(dirname "$first")") and $(basename "$(dirname "$other")") print different lines:"
-				diff "$first" "$other" | head -n 12 | sed 's/^/    /'
+				diff <(grep -v '^time ' "$first") <(grep -v '^time ' "$other") | head -n 12 | sed 's/^/    /'
 				differ=1
 			fi
 		done
@@ -332,8 +395,57 @@ run() {
 			echo "AGREE $prog: $(cd "$results/$prog" && echo *)"
 		fi
 	done
+	timing "$results" | tee "$results/timing.md"
 	echo "# $passed passed, $failed failed; outputs in $results"
 	[ $failed = 0 ]
+}
+
+# timing <results>: for each program whose outputs have "time <kernel> <us>"
+# lines, a table of each kernel's time per linkage and its ratio to the
+# linkage "full" (else the first linkage), in Markdown.
+timing() {
+	local prog outs found=0
+	echo "# Kernel times (microseconds, best of the program's launches; ratio to full or the first linkage)"
+	echo
+	echo "Staged: $(paste -sd';' "$DIR/STAGED" 2> /dev/null | sed 's/;/; /g'). GPU: ${gpu_name:-none}."
+	for prog in "$1"/*/; do
+		prog=$(basename "$prog")
+		outs=("$1/$prog"/*/output)
+		[ -e "${outs[0]}" ] && grep -q '^time ' "${outs[@]}" || continue
+		found=1
+		echo
+		awk -v prog="$prog" '
+			FNR == 1 { n = split(FILENAME, p, "/"); l = p[n - 1]; link[++nl] = l }
+			/^time [^ ]+ [0-9.]+$/ {
+				if (!(($2) in seen)) { seen[$2] = 1; kernel[++nk] = $2 }
+				t[$2, l] = $3; timed[l] = 1
+			}
+			/WRONG/ { wrong[l] = 1 }
+			END {
+				ref = ""
+				for (i = 1; i <= nl; i++) if (link[i] == "full" && timed["full"]) ref = "full"
+				for (i = 1; i <= nl && ref == ""; i++) if (timed[link[i]]) ref = link[i]
+				printf "## %s (ratio to %s)\n\n| kernel |", prog, ref
+				for (i = 1; i <= nl; i++) printf " %s%s |", link[i], wrong[link[i]] ? " (WRONG results)" : ""
+				printf "\n|---|"
+				for (i = 1; i <= nl; i++) printf "---:|"
+				printf "\n"
+				for (k = 1; k <= nk; k++) {
+					printf "| %s |", kernel[k]
+					for (i = 1; i <= nl; i++) {
+						if (!((kernel[k], link[i]) in t)) { printf " - |"; continue }
+						v = t[kernel[k], link[i]]; r = t[kernel[k], ref]
+						if (r > 0) printf " %.1f (%.3f) |", v, v / r
+						else printf " %.1f |", v
+					}
+					printf "\n"
+				}
+			}' "${outs[@]}"
+	done
+	if [ $found = 0 ]; then
+		echo
+		echo "No program printed time lines (no device, or none ran)."
+	fi
 }
 
 case $CMD in

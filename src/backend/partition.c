@@ -57,6 +57,7 @@ struct node {
 	unsigned char role;
 	unsigned char is_function;
 	unsigned char importable;
+	unsigned char copyable;    /* owned function another partition may hold privately */
 	unsigned char address_taken;
 	unsigned char promote;   /* local, but reached from another partition */
 	unsigned char touches_lds; /* it, or what it reaches, names an LDS variable */
@@ -173,6 +174,20 @@ static unsigned unit_of(LLVMValueRef gv, unsigned kind)
 	return unit;
 }
 
+/* A pointer computed from its first operand: a GEP or a cast between
+ * pointer types (an instruction or a constant expression). */
+static int is_address_computation(LLVMValueRef v)
+{
+	LLVMOpcode op;
+
+	if (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v))
+		return 1;
+	if (!LLVMIsAConstantExpr(v))
+		return 0;
+	op = LLVMGetConstOpcode(v);
+	return op == LLVMGetElementPtr || op == LLVMBitCast || op == LLVMAddrSpaceCast;
+}
+
 /* A reference is an index and one bit: whether it lets the address out
  * (anything but a direct call's callee or a load's pointer). */
 static size_t ref_node(size_t ref)
@@ -207,7 +222,7 @@ static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c,
 			  int escapes)
 {
 	size_t index;
-	int n;
+	int n, address;
 
 	if (LLVMIsAGlobalValue(c)) {
 		index = map_get(&s->map, c);
@@ -220,9 +235,42 @@ static void scan_constant(struct splitter *s, struct node *from, LLVMValueRef c,
 	}
 	if (depth > 64 || !LLVMIsAConstant(c))
 		return;
+	/* An address computed from a global is used as that global is;
+	 * anything else made of it (an aggregate, an integer) lets it out. */
+	address = is_address_computation(c);
 	n = LLVMGetNumOperands(c);
 	for (int i = 0; i < n; i++)
-		scan_constant(s, from, LLVMGetOperand(c, (unsigned)i), depth + 1, 1);
+		scan_constant(s, from, LLVMGetOperand(c, (unsigned)i), depth + 1,
+			      address && i == 0 ? escapes : 1);
+}
+
+/* Whether `user`'s operand `index` (a global, or an address computed from
+ * one) lets the address out: anything but a direct call's callee, the
+ * pointer a load, store or atomic goes through, or an address computed
+ * from it that none of its users lets out. */
+static int use_escapes(LLVMValueRef user, unsigned index, int depth)
+{
+	unsigned n = (unsigned)LLVMGetNumOperands(user);
+
+	if ((LLVMIsACallInst(user) || LLVMIsAInvokeInst(user)) && index == n - 1)
+		return 0;
+	if (LLVMIsALoadInst(user) || LLVMIsAAtomicRMWInst(user) || LLVMIsAAtomicCmpXchgInst(user))
+		return index != 0;
+	if (LLVMIsAStoreInst(user))
+		return index != 1;
+	if (is_address_computation(user) && index == 0 && depth < 8) {
+		for (LLVMUseRef use = LLVMGetFirstUse(user); use; use = LLVMGetNextUse(use)) {
+			LLVMValueRef next = LLVMGetUser(use);
+			unsigned nops = (unsigned)LLVMGetNumOperands(next), k;
+
+			for (k = 0; k < nops && LLVMGetOperand(next, k) != user; k++)
+				;
+			if (k == nops || use_escapes(next, k, depth + 1))
+				return 1;
+		}
+		return 0;
+	}
+	return 1;
 }
 
 static void scan_function(struct splitter *s, struct node *from)
@@ -234,7 +282,6 @@ static void scan_function(struct splitter *s, struct node *from)
 		for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst;
 		     inst = LLVMGetNextInstruction(inst)) {
 			int call = LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst);
-			int load = LLVMIsALoadInst(inst) != NULL;
 			int n = LLVMGetNumOperands(inst);
 
 			for (int i = 0; i < n; i++) {
@@ -251,7 +298,8 @@ static void scan_function(struct splitter *s, struct node *from)
 						add_ref(s, from, index, 0);
 					continue;
 				}
-				scan_constant(s, from, op, 0, !(load && i == 0));
+				if (LLVMIsAConstant(op))
+					scan_constant(s, from, op, 0, use_escapes(inst, (unsigned)i, 0));
 			}
 		}
 	}
@@ -411,6 +459,14 @@ static int build_nodes(struct splitter *s, const struct ol_lto_request *req)
 		else if (!node->is_function && !LLVMIsDeclaration(node->gv))
 			scan_constant(s, node, LLVMGetInitializer(node->gv), 0, 1);
 	}
+	/* A function whose address nothing takes has no identity to keep:
+	 * another partition may call a private copy of it, which the
+	 * optimizer sees as exactly the code it runs (an available_externally
+	 * import may be replaced at link time, so the Attributor does not look
+	 * into it), as it sees it in full LTO. */
+	for (i = 0; i < s->nglobals + s->nfunctions; i++)
+		s->nodes[i].copyable = s->nodes[i].is_function && s->nodes[i].importable &&
+				       !s->nodes[i].address_taken;
 	/* 1: an alias of something else than an object defined here keeps
 	 * the module whole. */
 	for (i = s->nglobals + s->nfunctions; i < n; i++)
@@ -545,7 +601,8 @@ static void reach(struct splitter *s, unsigned p)
 				continue;
 			if (n->role == ROLE_COPY || (n->role == ROLE_OWNED && n->part == p))
 				presence = DEFINED;
-			else if (n->role == ROLE_OWNED && n->is_function && n->touches_lds && !n->kernel)
+			else if (n->role == ROLE_OWNED && n->is_function && !n->kernel &&
+				 (n->touches_lds || n->copyable))
 				presence = PRIVATE_COPY;
 			else if (n->role == ROLE_OWNED && n->importable && s->imports)
 				presence = IMPORTED;
@@ -559,7 +616,8 @@ static void reach(struct splitter *s, unsigned p)
 				n->last_reach = p + 1;
 				n->reached_by += n->reached_by < 2;
 			}
-			if (n->role == ROLE_OWNED && n->part != p && presence != VIA_ALIASEE)
+			if (n->role == ROLE_OWNED && n->part != p && presence != VIA_ALIASEE &&
+			    presence != PRIVATE_COPY)
 				n->promote = is_local(LLVMGetLinkage(n->gv));
 			if (presence != DECLARED)
 				s->stack[top++] = to;
@@ -740,6 +798,22 @@ static int write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buff
 	return ol_be_write_bitcode(mod, out, err);
 }
 
+/* Whether a global held here is the one full LTO has, as far as its
+ * escapes go: an owned global (defined here or imported), or a private
+ * copy of a constant, whose contents the optimizer reads as full LTO reads
+ * the one constant.  Not a copy of a function or of shared memory: only
+ * this partition's code can reach it, and the optimizer must keep seeing
+ * all its uses (OpenMPOpt folds the device runtime's state in shared
+ * memory from them). */
+static int mirrors_escapes(const struct node *n, unsigned char presence)
+{
+	if (n->is_alias || presence == PRIVATE_COPY)
+		return 0;
+	if (n->role == ROLE_OWNED)
+		return 1;
+	return !n->is_function && !is_lds(n->gv);
+}
+
 /*
  * What must join the partition's llvm.compiler.used, in s->keep: the OpenMP
  * helpers it defines, and every global it holds whose address full LTO sees
@@ -754,10 +828,6 @@ static size_t mark_kept(struct splitter *s)
 	size_t kept = 0;
 
 	memset(s->keep, 0, s->nnodes);
-	for (size_t i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].omp_helper &&
-		    (s->presence[i] == DEFINED || s->presence[i] == PRIVATE_COPY))
-			s->keep[i] = 1;
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct node *from = &s->nodes[i];
 
@@ -767,7 +837,7 @@ static size_t mark_kept(struct splitter *s)
 			size_t to = ref_node(from->refs[r]);
 
 			if (ref_escapes(from->refs[r]) && holds_body(s->presence[to]) &&
-			    !LLVMIsAGlobalAlias(s->nodes[to].gv))
+			    mirrors_escapes(&s->nodes[to], s->presence[to]))
 				s->keep[to] = 1;
 		}
 	}

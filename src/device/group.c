@@ -32,6 +32,7 @@
 #include "offload/offload_binary.h"
 #include "offload/resolve.h"
 #include "offload/target_id.h"
+#include "target_impl.h"
 
 static const char *str_or_empty(const char *s)
 {
@@ -110,6 +111,24 @@ static void add_image(struct grouper *gr, struct ol_device_image *img, int prima
 			building_add(&gr->v[g], img);
 }
 
+/* The first bitcode image of a known release among the groups for a
+ * triple, or NULL. */
+static const struct ol_device_image *first_bitcode_of_triple(const struct ol_groups *groups,
+							      const char *triple)
+{
+	for (size_t g = 0; g < groups->n; g++) {
+		if (strcmp(groups->v[g].triple, triple) != 0)
+			continue;
+		for (size_t k = 0; k < groups->v[g].nimages; k++) {
+			const struct ol_device_image *img = groups->v[g].images[k];
+
+			if (img->owner && img->owner->clang_major && ol_image_is_bitcode(img))
+				return img;
+		}
+	}
+	return NULL;
+}
+
 /* The group's first image whose kind is one of `kinds`, or NULL. */
 static const struct ol_device_image *first_of_kinds(const struct ol_group *grp, unsigned kinds)
 {
@@ -166,6 +185,36 @@ static int check_kinds(const struct ol_group *grp, enum ol_flavor flavor)
 				   "'%s' target family links %s images only",
 				   ol_offload_kind_name(foreign->bin.offload_kind), grp->triple,
 				   grp->target->name, names);
+	}
+	return 0;
+}
+
+/*
+ * Device bitcode of two clang releases for one triple cannot be linked:
+ * upstream's LTO rejects the newer summary, and the releases' device
+ * runtimes and registration layouts differ.  The release is the object's
+ * producer (.comment), which compiled its device code too.
+ */
+static int check_bitcode_releases(const struct ol_groups *groups)
+{
+	for (size_t g = 0; g < groups->n; g++) {
+		for (size_t k = 0; k < groups->v[g].nimages; k++) {
+			const struct ol_device_image *img = groups->v[g].images[k], *first;
+			int major = img->owner ? img->owner->clang_major : 0;
+
+			if (!major || !ol_image_is_bitcode(img))
+				continue;
+			first = first_bitcode_of_triple(groups, groups->v[g].triple);
+			if (!first || first->owner->clang_major == major)
+				continue;
+			ol_error_at(&img->loc, "device bitcode for '%s' from clang %d cannot be linked "
+				    "with device bitcode from clang %d", groups->v[g].triple, major,
+				    first->owner->clang_major);
+			ol_note("'%s' was compiled by clang %d, '%s' by clang %d: compile every "
+				"input of an offloading link with one clang release", first->owner->display,
+				first->owner->clang_major, img->owner->display, major);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -315,5 +364,7 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 	}
 	free(gr.v);
 	out->n = nout;
+	if (!failed && check_bitcode_releases(out) < 0)
+		failed = 1;
 	return failed ? -1 : 0;
 }
