@@ -3,7 +3,8 @@
 # and link and run one OpenMP offloading program through it.
 #
 #   scripts/bootstrap.sh                 install packages, build, run the example
-#   scripts/bootstrap.sh --deps-only     install packages and the clang-16 runtime only
+#   scripts/bootstrap.sh --deps-only     install packages and the clang 16 runtime and
+#                                        clang 22 omp.h only
 #   scripts/bootstrap.sh --no-example    install and build, skip the example (scripts/test.sh)
 #   scripts/bootstrap.sh --check         only check that everything the tests use is
 #                                        there; name the package of each missing one
@@ -12,7 +13,8 @@
 # and only when a package is missing.
 #
 # Environment: OL_BUILD_DIR (default <repo>/build), OL_OMP16_ROOT (where --check
-# looks for clang 16's runtime; default <build>/deps/omp16), OL_BUILD_TYPE (default
+# looks for clang 16's runtime; default <build>/deps/omp16), OL_OMP22_ROOT (clang
+# 22's unpacked omp.h; default <build>/deps/omp22), OL_BUILD_TYPE (default
 # RelWithDebInfo), OL_LLVM_VERSION (the LLVM the backend links; default: the
 # project's default, 22).
 #
@@ -106,6 +108,11 @@ requirements=(
 	"/usr/lib/llvm-19/lib/libomptarget.so            libomp-19-dev"
 	"/usr/lib/llvm-19/lib/libomptarget.so.19.1       libomp5-19"
 	"/usr/lib/llvm-19/lib/libomptarget.devicertl.a    libomp-19-dev"
+	# clang 22's runtime: libomptarget 22 (its CPU plugin built in) beside 19's;
+	# it uses libomp5-19's libomp.so.5.  Its omp.h (libomp-22-dev conflicts with
+	# libomp-19-dev) is unpacked into the build tree: fetch_omp22 below.
+	"/usr/lib/llvm-22/lib/libomptarget.so.22.1       liboffload-22"
+	"/usr/lib/llvm-22/lib/libomptarget.so            liboffload-22-dev"
 	# HIP host links
 	"/usr/lib/x86_64-linux-gnu/libamdhip64.so        libamdhip64-dev"
 	# CUDA 13: ptxas and nvlink for NVPTX device links, fatbinary, libcudart
@@ -188,41 +195,56 @@ install_packages() {
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
-# libomp5-16 and libomp5-19 both provide and conflict with libomp-x.y, so
-# clang 16's runtime cannot be installed next to 19's.  Its two packages are
-# downloaded and unpacked into the build tree instead; the clang-16 tests
-# compile with -I<root>/usr/lib/llvm-16/lib/clang/16/include, link with
-# -L<root>/usr/lib/llvm-16/lib and run with that directory on LD_LIBRARY_PATH.
-fetch_omp16() {
-	local root=$build/deps/omp16
-	local libdir=$root/usr/lib/llvm-16/lib
-	if [ -e "$libdir/libomptarget.so" ] && [ -e "$root/usr/lib/llvm-16/lib/clang/16/include/omp.h" ]; then
-		say "clang-16 OpenMP runtime: present in $root"
+# unpack_debs <root> <file that must exist after> <package>...: downloads the
+# packages (never installs them) and unpacks them into <root>, once.
+unpack_debs() {
+	local root=$1 need=$2 dl deb
+	shift 2
+	if [ -e "$root/$need" ]; then
+		say "$*: present in $root"
 		return
 	fi
-	say "clang-16 OpenMP runtime: unpacking into $root"
-	local dl
+	say "$*: unpacking into $root"
 	dl=$(mktemp -d)
 	# apt-get download runs as the invoking user and writes into the
 	# current directory; _apt must be able to write there when we are root.
 	chmod 0777 "$dl"
-	(cd "$dl" && apt-get download libomp5-16 libomp-16-dev) || {
+	(cd "$dl" && apt-get download "$@") || {
 		# The package lists may be missing on a fresh image.
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-		(cd "$dl" && apt-get download libomp5-16 libomp-16-dev)
+		(cd "$dl" && apt-get download "$@")
 	}
 	rm -rf "$root.tmp"
 	mkdir -p "$root.tmp"
-	local deb
 	for deb in "$dl"/*.deb; do
 		dpkg -x "$deb" "$root.tmp"
 	done
 	rm -rf "$dl" "$root"
 	mv "$root.tmp" "$root"
-	if [ ! -e "$libdir/libomptarget.so" ]; then
-		echo "bootstrap.sh: $libdir/libomptarget.so missing after unpacking" >&2
+	if [ ! -e "$root/$need" ]; then
+		echo "bootstrap.sh: $root/$need missing after unpacking $*" >&2
 		exit 1
 	fi
+}
+
+# libomp5-16 and libomp5-19 both provide and conflict with libomp-x.y, so
+# clang 16's runtime cannot be installed next to 19's.  Its two packages are
+# unpacked into the build tree instead; the clang-16 tests compile with
+# -I<root>/usr/lib/llvm-16/lib/clang/16/include, link with
+# -L<root>/usr/lib/llvm-16/lib and run with that directory on LD_LIBRARY_PATH.
+fetch_omp16() {
+	unpack_debs "$build/deps/omp16" usr/lib/llvm-16/lib/libomptarget.so libomp5-16 libomp-16-dev
+	[ -e "$build/deps/omp16/usr/lib/llvm-16/lib/clang/16/include/omp.h" ] || {
+		echo "bootstrap.sh: clang 16's omp.h missing from $build/deps/omp16" >&2
+		exit 1
+	}
+}
+
+# clang 22's runtime is installed (liboffload-22, -dev); of libomp-22-dev,
+# which conflicts with libomp-19-dev, the tests need only omp.h: unpacked,
+# compiled with -I<root>/usr/lib/llvm-22/lib/clang/22/include.
+fetch_omp22() {
+	unpack_debs "$build/deps/omp22" usr/lib/llvm-22/lib/clang/22/include/omp.h libomp-22-dev
 }
 
 configure_and_build() {
@@ -239,16 +261,23 @@ configure_and_build() {
 	cmake --build "$build" -j "${OL_TEST_JOBS:-$(nproc)}"
 }
 
-run_example() {
-	local out=$build/examples
+# example_with <release> <runtime libdirs> [compile flags...]: compiles and links
+# examples/hello-offload.c with clang-<release> through offload-link, checks
+# that clang ran it, and runs the program on the host CPU "device".
+example_with() {
+	local release=$1 libdirs=$2 out=$build/examples/clang$1
 	local wrapper=$build/libexec/offload-link/clang-linker-wrapper
+	local offload=(-fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu) libflags=() dir
+	shift 2
+	for dir in ${libdirs//:/ }; do
+		libflags+=(-L "$dir")
+	done
 	mkdir -p "$out"
-	say "example: compiling examples/hello-offload.c with clang-19, linking through $wrapper"
-	clang-19 -O2 -fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu \
-		-c "$repo/examples/hello-offload.c" -o "$out/hello-offload.o"
+	say "example: compiling examples/hello-offload.c with clang-$release, linking through $wrapper"
+	"clang-$release" -O2 "${offload[@]}" "$@" -c "$repo/examples/hello-offload.c" -o "$out/hello-offload.o"
 	# -B makes clang run <dir>/clang-linker-wrapper, i.e. offload-link.
-	clang-19 -fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu \
-		-B "$build/libexec/offload-link" "$out/hello-offload.o" -o "$out/hello-offload" -v >"$out/link.log" 2>&1 || {
+	"clang-$release" "${offload[@]}" -B "$build/libexec/offload-link" "$out/hello-offload.o" \
+		"${libflags[@]}" -o "$out/hello-offload" -v >"$out/link.log" 2>&1 || {
 		cat "$out/link.log" >&2
 		exit 1
 	}
@@ -257,23 +286,29 @@ run_example() {
 		cat "$out/link.log" >&2
 		exit 1
 	fi
-	echo "linked $out/hello-offload (clang ran $wrapper)"
-	say "example: running it on the host CPU 'device' (libomptarget from /usr/lib/llvm-19/lib)"
+	echo "linked $out/hello-offload (clang-$release ran $wrapper)"
+	say "example: running it on the host CPU 'device' (libomptarget from $libdirs)"
 	# The CPU plugin leaves a copy of each device image in /tmp/tmpfile_*;
 	# the tests redirect it, here we remove ours.
-	local before
+	local before status=0 f
 	before=$(ls -1 /tmp/tmpfile_* 2>/dev/null || true)
-	local status=0
-	LD_LIBRARY_PATH=/usr/lib/llvm-19/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$out/hello-offload" || status=$?
-	local f
+	OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		"$out/hello-offload" || status=$?
 	for f in /tmp/tmpfile_*; do
 		[ -e "$f" ] || continue
 		grep -qxF "$f" <<<"$before" || rm -f "$f"
 	done
 	if [ $status -ne 0 ]; then
-		echo "bootstrap.sh: the example failed (exit status $status)" >&2
+		echo "bootstrap.sh: the clang-$release example failed (exit status $status)" >&2
 		exit $status
 	fi
+}
+
+run_example() {
+	example_with 19 /usr/lib/llvm-19/lib
+	# libomptarget 22, with libomp-19's libomp.so.5 (Debian's 22 packages use it).
+	example_with 22 /usr/lib/llvm-22/lib:/usr/lib/llvm-19/lib \
+		-I "$build/deps/omp22/usr/lib/llvm-22/lib/clang/22/include"
 	say "done: next, run scripts/test.sh"
 }
 
@@ -298,9 +333,13 @@ check_requirements() {
 		fi
 		missing=$((missing + 1))
 	done
-	local omp16=${OL_OMP16_ROOT:-$build/deps/omp16}
+	local omp16=${OL_OMP16_ROOT:-$build/deps/omp16} omp22=${OL_OMP22_ROOT:-$build/deps/omp22}
 	if [ ! -e "$omp16/usr/lib/llvm-16/lib/libomptarget.so" ]; then
 		echo "bootstrap.sh: missing clang 16's OpenMP runtime in $omp16: run scripts/bootstrap.sh --deps-only (unpacks libomp5-16, libomp-16-dev)" >&2
+		missing=$((missing + 1))
+	fi
+	if [ ! -e "$omp22/usr/lib/llvm-22/lib/clang/22/include/omp.h" ]; then
+		echo "bootstrap.sh: missing clang 22's omp.h in $omp22: run scripts/bootstrap.sh --deps-only (unpacks libomp-22-dev)" >&2
 		missing=$((missing + 1))
 	fi
 	if [ $missing -ne 0 ]; then
@@ -316,6 +355,7 @@ if [ $check_only -eq 1 ]; then
 fi
 install_packages
 fetch_omp16
+fetch_omp22
 check_requirements lenient
 if [ $deps_only -eq 1 ]; then
 	exit 0

@@ -16,9 +16,12 @@
  * the program does not define the symbol, so the preloaded definition comes
  * first for every caller.
  *
- * The entries are read with the layout of the runtimes the tests run (LLVM
- * 16 and 19): 32-byte __tgt_offload_entry { addr, name, size, flags,
- * reserved }; an entry array of another size is logged as such.
+ * The entries are read with the layout of the runtime the program was
+ * linked for: 16 and 19's 32-byte __tgt_offload_entry { addr, name, size,
+ * flags, reserved }, or 22's 56-byte llvm::offloading::EntryTy { reserved
+ * (0), version (1), kind, flags, address, name, size, data, aux }, told
+ * apart by 22's leading zero and version; an entry array of neither size
+ * is logged as such.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,6 +38,16 @@ struct offload_entry {
 	size_t size;
 	int32_t flags;
 	int32_t reserved;
+};
+
+struct offload_entry_22 {
+	uint64_t reserved;
+	uint16_t version, kind;
+	uint32_t flags;
+	void *addr;
+	char *name;
+	uint64_t size, data;
+	void *aux;
 };
 
 struct device_image {
@@ -70,22 +83,37 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Whether the array holds 22's entries: a multiple of 56 bytes whose first
+ * entry starts with 22's zero and version 1 (a 32-byte entry starts with an
+ * address, never 0). */
+static int is_layout_22(const struct device_image *image, size_t bytes)
+{
+	const struct offload_entry_22 *first = (const void *)image->entries_begin;
+
+	return bytes && bytes % sizeof(struct offload_entry_22) == 0 && first->reserved == 0 &&
+	       first->version == 1;
+}
+
 static void log_image(int fd, const struct device_image *image)
 {
 	size_t bytes = (size_t)((const char *)image->entries_end - (const char *)image->entries_begin);
-	size_t n = bytes / sizeof(struct offload_entry), len = 0;
+	int v22 = is_layout_22(image, bytes);
+	size_t size = v22 ? sizeof(struct offload_entry_22) : sizeof(struct offload_entry);
+	size_t n = bytes / size, len = 0;
 	const char **names;
 	char line[4096];
 
-	if (bytes % sizeof(struct offload_entry) != 0) {
-		dprintf(fd, "image: entries of %zu bytes, not a 32-byte layout\n", bytes);
+	if (bytes % size != 0) {
+		dprintf(fd, "image: entries of %zu bytes, neither the 32- nor the 56-byte layout\n",
+			bytes);
 		return;
 	}
 	names = calloc(n ? n : 1, sizeof(*names));
 	if (!names)
 		abort();
 	for (size_t i = 0; i < n; i++)
-		names[i] = short_name(image->entries_begin[i].name);
+		names[i] = short_name(v22 ? ((const struct offload_entry_22 *)image->entries_begin)[i].name
+				      : image->entries_begin[i].name);
 	qsort(names, n, sizeof(*names), by_name);
 	len = (size_t)snprintf(line, sizeof(line), "image:");
 	for (size_t i = 0; i < n && len < sizeof(line); i++)

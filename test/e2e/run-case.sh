@@ -3,9 +3,10 @@
 # given clang-linker-wrapper, run it on libomptarget's CPU "device" and check
 # its output.
 #
-#   run-case.sh --clang 19|16 --case <cases/NAME> --work <dir>
+#   run-case.sh --clang 19|16|22 --case <cases/NAME> --work <dir>
 #               --wrapper-dir <dir holding clang-linker-wrapper, or "upstream">
 #               --shim <preload.so> [--omp16 <unpacked clang-16 runtime root>]
+#               [--omp22 <unpacked libomp-22-dev root, for omp.h>]
 #               [--partitioned]
 #
 # --partitioned: the device code is bitcode (-foffload-lto) and the link
@@ -30,6 +31,8 @@
 #   $wrapper                     the clang-linker-wrapper under test, for direct runs
 #   $upstream                    1 when that is upstream's (--wrapper-dir upstream), else 0
 #   $runtime_libdir              the matching libomptarget's directory
+#   ${runtime_ldflags[@]}        -L flags that find -lomptarget and -lomp (22: libomptarget
+#                                22 and libomp-19's libomp, as Debian's 22 packages use it)
 #   $LLD                         this release's ld.lld, for "-fuse-ld=lld --ld-path=$LLD"
 #                                (a bare -fuse-ld=lld may find another release's lld, whose
 #                                LTO cannot read this clang's bitcode)
@@ -57,7 +60,7 @@ usage() {
 	exit 2
 }
 
-clang_version='' case_dir='' work='' wrapper_dir='' shim='' omp16=''
+clang_version='' case_dir='' work='' wrapper_dir='' shim='' omp16='' omp22=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--clang) clang_version=$2; shift 2 ;;
@@ -66,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--wrapper-dir) wrapper_dir=$2; shift 2 ;;
 	--shim) shim=$2; shift 2 ;;
 	--omp16) omp16=$2; shift 2 ;;
+	--omp22) omp22=$2; shift 2 ;;
 	--partitioned) partitioned=1; shift ;;
 	*) usage ;;
 	esac
@@ -106,6 +110,7 @@ if [ "${partitioned:-0}" = 1 ]; then
 	offload_flags+=(-foffload-lto)
 	export OFFLOAD_LINK_DEVICE_LTO=partitioned:1
 fi
+runtime_ldflags=()
 case $clang_version in
 19)
 	runtime_libdir=/usr/lib/llvm-19/lib
@@ -122,8 +127,22 @@ case $clang_version in
 		missing "clang-16's OpenMP runtime in $omp16" "it with scripts/bootstrap.sh --deps-only (unpacks libomp5-16, libomp-16-dev)"
 	offload_flags+=(-I "$runtime_libdir/clang/16/include" -L "$runtime_libdir")
 	;;
+22)
+	# libomptarget 22 (liboffload-22, -dev) beside 19's, with libomp-19's
+	# libomp.so.5 as Debian's 22 packages have it; omp.h from the unpacked
+	# libomp-22-dev (it conflicts with libomp-19-dev).
+	runtime_libdir=/usr/lib/llvm-22/lib
+	runtime_ldflags=(-L /usr/lib/llvm-22/lib -L /usr/lib/llvm-19/lib)
+	[ -e /usr/lib/llvm-22/lib/libomptarget.so ] ||
+		missing /usr/lib/llvm-22/lib/libomptarget.so "the Debian packages liboffload-22 and liboffload-22-dev"
+	[ -n "$omp22" ] || fail "no --omp22 root given"
+	[ -e "$omp22/usr/lib/llvm-22/lib/clang/22/include/omp.h" ] ||
+		missing "clang-22's omp.h in $omp22" "it with scripts/bootstrap.sh --deps-only (unpacks libomp-22-dev)"
+	offload_flags+=(-I "$omp22/usr/lib/llvm-22/lib/clang/22/include" "${runtime_ldflags[@]}")
+	;;
 *) fail "unsupported clang version $clang_version" ;;
 esac
+[ ${#runtime_ldflags[@]} -gt 0 ] || runtime_ldflags=(-L "$runtime_libdir")
 
 if grep -q '^# clang:' "$SRC/recipe.sh" &&
 	! grep '^# clang:' "$SRC/recipe.sh" | grep -qw "$clang_version"; then

@@ -10,13 +10,13 @@
 # (a command with a directory on a small file system),
 # %clang16 %clang19 %clang22, %clangxx16 %clangxx19 %clangxx22,
 # %upstream-wrapper16/19/22, %clang-offload-wrapper14, %llvm-offload-wrapper22,
-# %llvm22bin, %omp16dir, %omp19libdir, %gen-program
+# %llvm22bin, %omp16dir, %omp19libdir, %gen-program, %run-omp19, %run-omp22, %omp22flags
 # (bench/gen.py), %image-symbols (a device image's kernels and globals), %python,
 # %malformed (Inputs/malformed/malformed.py: crafted inputs, and a run checked for
 # its exit status, temp files and untouched output).
 # Features: clang16 clang19 clang22 (each clang present), upstream-wrapper-16/19/22,
 # clang-offload-wrapper-14, llvm-offload-wrapper-22,
-# omp16-runtime, omp19-runtime.
+# omp16-runtime, omp19-runtime, omp22-runtime.
 
 import os
 import shutil
@@ -88,6 +88,12 @@ subs = {
 # image files its CPU plugin leaves in /tmp (Inputs/run-omp19.sh).
 subs["%run-omp19"] = "%s %s" % (os.path.join(config.test_source_root, "Inputs", "run-omp19.sh"),
                                 config.ol_tmpfile_shim)
+# The same on libomptarget 22 (liboffload-22), which uses libomp-19's
+# libomp.so.5 as Debian's 22 packages do; %omp22flags compiles and links a
+# clang 22 OpenMP program for it (omp.h from the unpacked libomp-22-dev).
+subs["%run-omp22"] = "env OL_OMP_LIBDIR=/usr/lib/llvm-22/lib:/usr/lib/llvm-19/lib " + subs["%run-omp19"]
+subs["%omp22flags"] = "-I %s -L /usr/lib/llvm-22/lib -L /usr/lib/llvm-19/lib" % os.path.join(
+    config.ol_omp22_root, "usr/lib/llvm-22/lib/clang/22/include")
 
 # Running a command with a directory on a small file system (a tmpfs where a
 # mount namespace can be had, else the preloaded Inputs/cache/small-disk.c):
@@ -127,6 +133,9 @@ if os.path.exists(os.path.join(config.ol_omp16_root, "usr/lib/llvm-16/lib/libomp
     config.available_features.add("omp16-runtime")
 if os.path.exists("/usr/lib/llvm-19/lib/libomptarget.so"):
     config.available_features.add("omp19-runtime")
+if os.path.exists("/usr/lib/llvm-22/lib/libomptarget.so") and os.path.exists(
+        os.path.join(config.ol_omp22_root, "usr/lib/llvm-22/lib/clang/22/include/omp.h")):
+    config.available_features.add("omp22-runtime")
 
 # GPU device links (target_nvptx.c, target_amdgpu.c): "cuda" when ptxas and
 # nvlink are in /usr/local/cuda/bin or on PATH (no GPU needed), "ld.lld" when

@@ -1,4 +1,4 @@
-# clang: 19
+# clang: 19 22
 # clang 16 rejects the indirect clause.
 compile ops.c
 compile main.c

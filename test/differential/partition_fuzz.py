@@ -1,0 +1,1271 @@
+#!/usr/bin/env python3
+"""Differential fuzzer of partitioned device LTO (docs/design.md, "Partitioned
+device LTO"): random multi-unit OpenMP offloading programs, linked through
+offload-link with full device LTO (the default, the reference) and with
+--device-lto=partitioned:1, partitioned:2 and partitioned, run on
+libomptarget 19's CPU device; every program must print the same and exit the
+same way in every mode.
+
+    partition_fuzz.py --quick                      the fixed seeds ctest runs
+    partition_fuzz.py --seeds 0..499 --jobs 2      seeds 0 to 499, both included
+    partition_fuzz.py --seed-start 1000 --count 2000
+    partition_fuzz.py --emit DIR --seeds 42        write seed 42's sources and repro.sh
+
+A program is 2 to 8 units, C, C++ or both, compiled with clang-19 -fopenmp
+-fopenmp-targets=x86_64-unknown-linux-gnu -foffload-lto at one of -O0..-O3
+(sometimes a different level per unit, sometimes -g), some units put into a
+static archive.  Each feature it uses is defined in one unit and used by a
+kernel of another: static and global tables of pointers (to strings, to
+functions, to data, records of the three) read with constant and variable
+indices, function pointers and their equality, device globals that one unit's
+kernel writes and another's reads, static locals (also in inline functions
+and templates), C++ templates, virtual calls, classes with out-of-line
+constructors and destructors, global constructors, declare target indirect
+calls, atomics, and kernels with reductions.  Device code is deterministic:
+unsigned arithmetic, bounded indices, no races but atomics and reductions.
+The program is a pure function of its seed (random.Random(seed)), so a finding
+is reproduced from its seed alone.
+
+A finding is a mode whose link fails where full LTO's succeeds, or whose
+program's output or exit status differs from full LTO's: the program's
+sources, a repro.sh and both outputs are kept under <work>/findings/seed-<N>
+with one line in <work>/findings/README, and the exit status is 1.  A program
+that does not build or run with full LTO is the generator's fault ("invalid",
+also kept, also exit status 1).  The last line is the summary:
+"N programs, M links, K differences".  Exit status 77 (ctest's
+SKIP_RETURN_CODE) when clang-19 or libomptarget 19 is not installed.
+"""
+
+import argparse
+import os
+import random
+import re
+import shlex
+import shutil
+import string
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TARGET = "x86_64-unknown-linux-gnu"
+OMP_LIBDIR = "/usr/lib/llvm-19/lib"
+MODES = ["full", "partitioned:1", "partitioned:2", "partitioned"]
+SKIP = 77
+# The fixed seeds of --quick (ctest), about 25 s on two idle cores: C, C++ and
+# mixed programs, -O0 to -O3, -g, archives, every feature, and the
+# NAMES[2]={"zero","one"} table of the bug class commit 79e7cd3 fixed (seeds
+# 1, 20, 108; linked by the commit before it, seeds 1, 20 and 57 differ).
+# --describe --seeds N says what a seed's program holds.
+QUICK_SEEDS = [1, 3, 20, 57, 84, 108]
+
+WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "alpha", "beta",
+         "gamma", "delta", "kernel", "team", "warp", "lane", "block", "grid", "x", ""]
+
+
+def u32(rng):
+    return rng.randrange(1, 1 << 32)
+
+
+def small(rng, lo=1, hi=97):
+    return rng.randint(lo, hi)
+
+
+def c_str(s):
+    return '"%s"' % s
+
+
+def indent(lines, tabs):
+    return ["\t" * tabs + line if line else line for line in lines]
+
+
+class Unit:
+    def __init__(self, idx, lang):
+        self.idx = idx
+        self.lang = lang
+        self.opt = 2
+        self.debug = False
+        self.dev = []       # inside #pragma omp declare target
+        self.plain = []     # outside it (indirect functions, host functions)
+        self.archived = False
+        self.needs_touch = True
+
+    @property
+    def source(self):
+        return "u%d.%s" % (self.idx, "cpp" if self.lang == "cxx" else "c")
+
+    @property
+    def obj(self):
+        return "u%d.o" % self.idx
+
+
+class Program:
+    """One random program: generate() fills units, header and main's steps."""
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        rng = self.rng
+        n = rng.choice([2, 2, 3, 3, 4, 4, 5, 6, 7, 8])
+        self.shape = rng.choices(["c", "cxx", "mixed"], weights=[3, 4, 3])[0]
+        units = []
+        for i in range(n):
+            if self.shape == "mixed":
+                lang = rng.choice(["c", "cxx"])
+            else:
+                lang = self.shape
+            units.append(Unit(i, lang))
+        if self.shape == "mixed" and len({u.lang for u in units}) == 1:
+            units[rng.randrange(n)].lang = "c" if units[0].lang == "cxx" else "cxx"
+        self.units = units
+        self.opt = rng.choices([0, 1, 2, 3], weights=[2, 2, 5, 3])[0]
+        self.debug = rng.random() < 0.3
+        mixed_levels = rng.random() < 0.15
+        for u in units:
+            u.opt = rng.choice([0, 1, 2, 3]) if mixed_levels else self.opt
+            u.debug = self.debug if rng.random() < 0.95 else not self.debug
+        self.link_opt = self.opt if rng.random() < 0.75 else None
+        if n > 2 and rng.random() < 0.35:
+            for u in units[1:]:
+                u.archived = rng.random() < 0.6
+            if not any(u.archived for u in units):
+                units[-1].archived = True
+        self.hdr_types = []
+        self.hdr_c_dev = []
+        self.hdr_c_plain = []
+        self.hdr_cxx_dev = []
+        self.steps = []          # (label, function name)
+        self.features = []       # one word a snippet, for the description
+        self.pure = []           # (expression of i, needs C++): side-effect free uses
+        self.nsteps = 0
+        self.generate()
+
+    # --- helpers ---------------------------------------------------------------
+
+    def cxx_units(self):
+        return [u for u in self.units if u.lang == "cxx"]
+
+    def pick(self, pool=None, exclude=()):
+        pool = [u for u in (pool if pool is not None else self.units) if u not in exclude]
+        return self.rng.choice(pool) if pool else None
+
+    def users(self, d, count, pool=None):
+        """count units (repeats allowed) to use what d defines, other than d
+        where there is another (a use in d itself now and then)."""
+        pool = pool if pool is not None else self.units
+        others = [u for u in pool if u is not d]
+        out = []
+        for _ in range(count):
+            if not others or self.rng.random() < 0.1:
+                out.append(d)
+            else:
+                out.append(self.rng.choice(others))
+        return out
+
+    def step(self, unit, label, code_fn):
+        """Add a host function to unit that main calls and prints."""
+        name = "fz_step%d" % self.nsteps
+        self.nsteps += 1
+        self.hdr_c_plain.append("unsigned %s(void);" % name)
+        unit.plain.append("\n".join(code_fn(name)))
+        self.steps.append((label, name))
+        return name
+
+    def serial(self, unit, label, body, x=None):
+        """A kernel of one thread: body updates h; x is the host's value."""
+        rng = self.rng
+        h0 = u32(rng)
+        x = small(rng, 1, 1000) if x is None else x
+
+        def code(name):
+            return (["unsigned %s(void)" % name, "{",
+                     "\tunsigned h = %du, x = %du;" % (h0, x),
+                     "#pragma omp target map(tofrom: h)",
+                     "\t{"] + indent(body, 2) +
+                    ["\t\th = fz_mix(h, x);", "\t}", "\treturn h;", "}"])
+        return self.step(unit, label, code)
+
+    def parallel(self, unit, label, exprs, n=None):
+        """A loop kernel with a reduction over the side-effect free exprs of i."""
+        rng = self.rng
+        n = n or rng.choice([8, 31, 64, 100, 257])
+        construct = rng.choices(["target teams distribute parallel for", "target parallel for",
+                                 "target teams distribute",
+                                 "target teams distribute parallel for simd"],
+                                weights=[6, 2, 2, 1])[0]
+        op = rng.choice(["+", "^", "max", "*"])
+        s0 = u32(rng) if op != "max" else 0
+        x = small(rng, 1, 1000)
+        parts = []
+        for e in exprs:
+            parts.append(e.replace("@i", "i").replace("@x", "x"))
+        value = " + ".join("(%s)" % p for p in parts) if parts else "i"
+        if op == "+":
+            update = ["s += %s;" % value]
+        elif op == "^":
+            update = ["s ^= (%s) * 2654435761u + i;" % value]
+        elif op == "*":
+            update = ["s *= (%s) | 1u;" % value]
+        else:
+            update = ["unsigned t = %s;" % value, "s = t > s ? t : s;"]
+
+        def code(name):
+            return (["unsigned %s(void)" % name, "{",
+                     "\tunsigned s = %du, x = %du;" % (s0, x),
+                     "#pragma omp %s reduction(%s: s) map(tofrom: s)" % (construct, op),
+                     "\tfor (unsigned i = 0; i < %du; i++) {" % n] + indent(update, 2) +
+                    ["\t}", "\treturn s;", "}"])
+        return self.step(unit, label, code)
+
+    def use_pure(self, unit, label, exprs):
+        """Use side-effect free expressions in a serial or a parallel kernel."""
+        if self.rng.random() < 0.5:
+            body = ["for (unsigned i = 0; i < %du; i++)" % self.rng.choice([2, 3, 5, 9])]
+            body += ["\th = fz_mix(h, %s);" % e.replace("@i", "i").replace("@x", "x")
+                     for e in exprs[:1]]
+            body += ["h = fz_mix(h, %s);" % e.replace("@i", "(x + %du)" % j).replace("@x", "x")
+                     for j, e in enumerate(exprs[1:])]
+            return self.serial(unit, label, body)
+        return self.parallel(unit, label, exprs)
+
+    # --- the program -------------------------------------------------------------
+
+    FEATURES = [("strtab", 6, False), ("fntab", 3, False), ("datatab", 3, False),
+                ("fnptr", 3, False), ("devglobal", 3, False), ("staticlocal", 2, False),
+                ("atomic", 2, False), ("reduce", 2, False), ("indirect", 2, False),
+                ("template", 3, True), ("virtual", 3, True), ("ctor", 2, True),
+                ("gctor", 2, False)]
+
+    def generate(self):
+        rng = self.rng
+        count = rng.randint(2, 5)
+        ncxx = len(self.cxx_units())
+        avail = []
+        for name, weight, needs_two_cxx in self.FEATURES:
+            if needs_two_cxx and ncxx < 2:
+                continue
+            if name == "gctor" and ncxx < 1:
+                continue
+            avail.append((name, weight))
+        for k in range(count):
+            if k == 0 and rng.random() < 0.5:
+                name = "strtab"
+            else:
+                name = rng.choices([a[0] for a in avail], weights=[a[1] for a in avail])[0]
+            self.tag = ""
+            getattr(self, "feat_" + name)(k)
+            self.features.append(name + self.tag)
+        # Mixing: a reduction kernel over what the snippets made pure.
+        if self.pure and rng.random() < 0.5:
+            user = self.pick()
+            exprs = [e for e, cxx in self.pure if not cxx or user.lang == "cxx"]
+            if exprs:
+                self.parallel(user, "mix", rng.sample(exprs, min(3, len(exprs))))
+        for u in self.units:
+            u.needs_touch = not u.archived or rng.random() < 0.7
+
+    # Static and global tables of pointers to strings; the pattern of
+    # `static const char *const NAMES[2]={"zero","one"}; name_of(i)` in one
+    # unit and name_of(0), name_of(1) in another's kernel comes often.
+    def feat_strtab(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        exact = rng.random() < 0.4
+        if exact:
+            words, storage, modulo = ["zero", "one"], "static", False
+            self.tag = "(NAMES[2])"
+        else:
+            words = [rng.choice(WORDS) for _ in range(rng.randint(2, 5))]
+            storage = rng.choice(["static", "static", "static_local", "global_const",
+                                  "global_mut", "static_mut"])
+            modulo = rng.random() < 0.4
+        n = len(words)
+        init = "{%s}" % ", ".join(c_str(w) for w in words)
+        idx = "i %% %du" % n if modulo else "i"
+        itype = "int" if exact else "unsigned"
+        self.hdr_c_dev += ["const char *%sname_of(%s i);" % (p, itype),
+                           "const char *%sfirst(void);" % p,
+                           "extern const char *%slast;" % p]
+        if storage == "static_local":
+            d.dev += ["const char *%sname_of(%s i)" % (p, itype), "{",
+                      "\tstatic const char *const names[%d] = %s;" % (n, init),
+                      "\treturn names[%s];" % idx, "}",
+                      "const char *%sfirst(void) { return %sname_of(0); }" % (p, p)]
+        else:
+            decl = {"static": "static const char *const %snames[%d]",
+                    "static_mut": "static const char *%snames[%d]",
+                    "global_const": "const char *const %snames[%d]",
+                    "global_mut": "const char *%snames[%d]"}[storage] % (p, n)
+            if storage.startswith("global"):
+                self.hdr_c_dev.append("extern %s;" % decl)
+            d.dev += ["%s = %s;" % (decl, init),
+                      "const char *%sname_of(%s i) { return %snames[%s]; }" % (p, itype, p, idx),
+                      "const char *%sfirst(void) { return %snames[0]; }" % (p, p)]
+        if rng.random() < 0.3:
+            alt = [rng.choice(words) for _ in range(2)]
+            self.hdr_c_dev.append("const char *%salt_of(unsigned i);" % p)
+            d.dev += ["static const char *const %salt[2] = {%s};" % (p, ", ".join(map(c_str, alt))),
+                      "const char *%salt_of(unsigned i) { return %salt[i & 1u]; }" % (p, p)]
+            self.pure.append(("fz_str(%salt_of(@i))" % p, False))
+        owner = self.pick()
+        owner.dev.append("const char *%slast = 0;" % p)
+        self.pure.append(("fz_str(%sname_of((@i) %% %du))" % (p, n), False))
+        # Constant indices, as the known bug has them.
+        body = ["h = fz_mix(h, fz_str(%sname_of(%d)));" % (p, i) for i in range(n)]
+        if exact:
+            body = ["h = fz_mix(h, fz_str(%sname_of(0)));" % p,
+                    "h = fz_mix(h, fz_str(%sname_of(1)));" % p]
+        body += ["h = fz_mix(h, %sfirst() == %sname_of(0));" % (p, p),
+                 "h = fz_mix(h, fz_len(%sname_of(%d)));" % (p, n - 1)]
+        for u in self.users(d, rng.randint(1, 2)):
+            self.serial(u, p + "const", body)
+        # Variable indices.
+        for u in self.users(d, rng.randint(0, 2)):
+            kind = rng.random()
+            if kind < 0.5:
+                self.serial(u, p + "var", [
+                    "for (unsigned j = 0; j < %du; j++)" % n,
+                    "\th = fz_mix(h, fz_str(%sname_of((x + j) %% %du)));" % (p, n),
+                    "h = fz_mix(h, %sname_of(x %% %du) == %sname_of(x %% %du));" % (p, n, p, n)])
+            else:
+                self.parallel(u, p + "par", ["fz_str(%sname_of(@i %% %du))" % (p, n)])
+        if storage.startswith("global"):
+            u = self.users(d, 1)[0]
+            self.serial(u, p + "direct", [
+                "h = fz_mix(h, fz_str(%snames[1]));" % p,
+                "h = fz_mix(h, fz_str(%snames[x %% %du]));" % (p, n),
+                "h = fz_mix(h, %snames[x %% %du] == %sname_of(x %% %du));" % (p, n, p, n)])
+            if storage == "global_mut" and rng.random() < 0.5:
+                w = self.users(d, 1)[0]
+                self.serial(w, p + "swap", ["const char *t = %snames[0];" % p,
+                                            "%snames[0] = %snames[%d];" % (p, p, n - 1),
+                                            "%snames[%d] = t;" % (p, n - 1)])
+                self.serial(self.users(d, 1)[0], p + "after", body)
+        # A pointer one kernel stores in a device global and another reads.
+        if rng.random() < 0.5:
+            w, r = self.users(d, 2)
+            self.serial(w, p + "store", ["%slast = %sname_of(x %% %du);" % (p, p, n)], x=5)
+            self.serial(r, p + "load", [
+                "h = fz_mix(h, %slast == %sname_of(5u %% %du));" % (p, p, n),
+                "h = fz_mix(h, fz_str(%slast));" % p])
+
+    def fn_body(self, x="x"):
+        rng = self.rng
+        a, b = small(self.rng), small(self.rng)
+        return rng.choice(["%s * %du + %du" % (x, a, b), "(%s ^ %du) + (%s >> 2)" % (x, a, x),
+                           "%s * %s + %du" % (x, x, b), "(%s << 3) - %du" % (x, a),
+                           "fz_mix(%s, %du)" % (x, a)])
+
+    # Tables of function pointers.
+    def feat_fntab(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        m = rng.randint(2, 4)
+        storage = rng.choice(["static", "static", "static_local", "global_const", "global_mut"])
+        helper = None
+        if rng.random() < 0.4:
+            helper = self.pick(exclude=(d,))
+            self.hdr_c_dev.append("unsigned %shelper(unsigned x);" % p)
+            helper.dev.append("unsigned %shelper(unsigned x) { return %s; }" % (p, self.fn_body()))
+        for j in range(m):
+            body = self.fn_body()
+            if helper is not None and j == m - 1:
+                body = "%shelper(x) + %du" % (p, j)
+            d.dev.append("static unsigned %sf%d(unsigned x) { return %s; }" % (p, j, body))
+        init = "{%s}" % ", ".join("%sf%d" % (p, j) for j in range(m))
+        self.hdr_c_dev += ["fz_fn %sget(unsigned i);" % p,
+                           "unsigned %sapply(unsigned i, unsigned x);" % p,
+                           "fz_fn %saddr1(void);" % p]
+        if storage == "static_local":
+            d.dev += ["fz_fn %sget(unsigned i)" % p, "{",
+                      "\tstatic fz_fn const tab[%d] = %s;" % (m, init),
+                      "\treturn tab[i];", "}",
+                      "unsigned %sapply(unsigned i, unsigned x) { return %sget(i)(x); }" % (p, p)]
+        else:
+            decl = {"static": "static fz_fn const %stab[%d]",
+                    "global_const": "fz_fn const %stab[%d]",
+                    "global_mut": "fz_fn %stab[%d]"}[storage] % (p, m)
+            if storage.startswith("global"):
+                self.hdr_c_dev.append("extern %s;" % decl)
+            d.dev += ["%s = %s;" % (decl, init),
+                      "fz_fn %sget(unsigned i) { return %stab[i]; }" % (p, p),
+                      "unsigned %sapply(unsigned i, unsigned x) { return %stab[i](x); }" % (p, p)]
+        d.dev.append("fz_fn %saddr1(void) { return %sf1; }" % (p, p))
+        self.pure.append(("%sapply((@i) %% %du, @i)" % (p, m), False))
+        body = ["h = fz_mix(h, %sapply(0, x));" % p,
+                "h = fz_mix(h, %sget(1)(x + 1u));" % p,
+                "h = fz_mix(h, %sget(1) == %saddr1());" % (p, p),
+                "h = fz_mix(h, %sget(0) != %sget(1));" % (p, p)]
+        for u in self.users(d, rng.randint(1, 2)):
+            self.serial(u, p + "const", body)
+        for u in self.users(d, rng.randint(0, 2)):
+            if rng.random() < 0.5:
+                self.serial(u, p + "var", ["for (unsigned j = 0; j < %du; j++)" % m,
+                                           "\th = fz_mix(h, %sapply((x + j) %% %du, j));" % (p, m)])
+            else:
+                self.parallel(u, p + "par", ["%sapply(@i %% %du, @i)" % (p, m)])
+        if storage.startswith("global"):
+            self.serial(self.users(d, 1)[0], p + "direct", [
+                "h = fz_mix(h, %stab[x %% %du](3u));" % (p, m),
+                "h = fz_mix(h, %stab[1] == %sget(1));" % (p, p),
+                "h = fz_mix(h, %stab[1] == %saddr1());" % (p, p)])
+
+    # Tables of pointers to data, and records of a string, a value, a
+    # function and a row.
+    def feat_datatab(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        rows, cols = rng.randint(2, 3), rng.choice([3, 4, 8])
+        for r in range(rows):
+            d.dev.append("static const unsigned %sr%d[%d] = {%s};" % (
+                p, r, cols, ", ".join("%du" % small(rng, 0, 9999) for _ in range(cols))))
+        rinit = "{%s}" % ", ".join("%sr%d" % (p, r) for r in range(rows))
+        glob = rng.random() < 0.3
+        if glob:
+            self.hdr_c_dev.append("extern const unsigned *const %srows[%d];" % (p, rows))
+            d.dev.append("const unsigned *const %srows[%d] = %s;" % (p, rows, rinit))
+        else:
+            d.dev.append("static const unsigned *const %srows[%d] = %s;" % (p, rows, rinit))
+        self.hdr_c_dev += ["unsigned %sat(unsigned r, unsigned c);" % p,
+                           "const unsigned *%srow(unsigned r);" % p]
+        d.dev += ["unsigned %sat(unsigned r, unsigned c) { return %srows[r][c]; }" % (p, p),
+                  "const unsigned *%srow(unsigned r) { return %srows[r]; }" % (p, p)]
+        self.pure.append(("%sat((@i) %% %du, (@i) %% %du)" % (p, rows, cols), False))
+        body = ["h = fz_mix(h, %sat(0, 1) + %sat(%d, %d));" % (p, p, rows - 1, cols - 1),
+                "h = fz_mix(h, %srow(1)[x %% %du]);" % (p, cols),
+                "h = fz_mix(h, %srow(0) == %srow(0));" % (p, p),
+                "h = fz_mix(h, %srow(0) != %srow(1));" % (p, p)]
+        if glob:
+            body += ["h = fz_mix(h, %srows[1] == %srow(1));" % (p, p),
+                     "h = fz_mix(h, %srows[x %% %du][x %% %du]);" % (p, rows, cols)]
+        for u in self.users(d, rng.randint(1, 2)):
+            self.serial(u, p + "rows", body)
+        if rng.random() < 0.6:
+            # Records.
+            nrec = rng.randint(2, 3)
+            fns = []
+            for j in range(nrec):
+                d.dev.append("static unsigned %sg%d(unsigned x) { return %s; }" % (p, j, self.fn_body()))
+                fns.append("%sg%d" % (p, j))
+            recs = ", ".join("{%s, %du, %s, %sr%d}" % (c_str(rng.choice(WORDS)), small(rng), fns[j], p,
+                                                        j % rows) for j in range(nrec))
+            self.hdr_types.append("struct %srec { const char *name; unsigned v; fz_fn fn; "
+                                  "const unsigned *data; };" % p)
+            self.hdr_c_dev += ["unsigned %srec_eval(unsigned i, unsigned x);" % p,
+                               "const char *%srec_name(unsigned i);" % p]
+            d.dev += ["static const struct %srec %srecs[%d] = {%s};" % (p, p, nrec, recs),
+                      "unsigned %srec_eval(unsigned i, unsigned x)" % p, "{",
+                      "\tconst struct %srec *r = &%srecs[i];" % (p, p),
+                      "\treturn fz_str(r->name) + r->v + r->fn(x) + r->data[x %% %du];" % cols, "}",
+                      "const char *%srec_name(unsigned i) { return %srecs[i].name; }" % (p, p)]
+            self.pure.append(("%srec_eval((@i) %% %du, @i)" % (p, nrec), False))
+            for u in self.users(d, rng.randint(1, 2)):
+                self.use_pure(u, p + "recs", ["%srec_eval((@i) %% %du, @i)" % (p, nrec),
+                                              "fz_str(%srec_name(%d))" % (p, nrec - 1)])
+        if rng.random() < 0.4:
+            # Pointers to scalar constants.
+            d.dev += ["static const unsigned %sk0 = %du, %sk1 = %du;" % (p, small(rng), p, small(rng)),
+                      "static const unsigned *const %skp[2] = {&%sk0, &%sk1};" % (p, p, p),
+                      "unsigned %skval(unsigned i) { return *%skp[i]; }" % (p, p)]
+            self.hdr_c_dev.append("unsigned %skval(unsigned i);" % p)
+            self.serial(self.users(d, 1)[0], p + "scalars", [
+                "h = fz_mix(h, %skval(0));" % p, "h = fz_mix(h, %skval(1));" % p,
+                "h = fz_mix(h, %skval(x & 1u));" % p])
+        if rng.random() < 0.5:
+            # Pointers to mutable data, written by one kernel, read by another's.
+            d.dev += ["static unsigned %sm0 = %du, %sm1 = %du;" % (p, small(rng), p, small(rng)),
+                      "static unsigned *const %smp[2] = {&%sm0, &%sm1};" % (p, p, p),
+                      "void %sbump(unsigned i, unsigned v) { *%smp[i] = *%smp[i] * 3u + v; }"
+                      % (p, p, p),
+                      "unsigned %smget(unsigned i) { return *%smp[i]; }" % (p, p)]
+            self.hdr_c_dev += ["void %sbump(unsigned i, unsigned v);" % p,
+                               "unsigned %smget(unsigned i);" % p]
+            w, r = self.users(d, 2)
+            self.serial(w, p + "bump", ["%sbump(0, x);" % p, "%sbump(1, x + 1u);" % p])
+            self.serial(r, p + "mget", ["h = fz_mix(h, %smget(0));" % p,
+                                        "h = fz_mix(h, %smget(1));" % p])
+
+    # Function pointers: equality across units, a global initialized with a
+    # static function, one stored by a kernel and called by another's.
+    def feat_fnptr(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        e = self.pick(exclude=(d,))
+        d.dev += ["static unsigned %sinc(unsigned x) { return x + %du; }" % (p, small(rng)),
+                  "static unsigned %sdec(unsigned x) { return x - %du; }" % (p, small(rng)),
+                  "fz_fn %spick(unsigned w) { return w ? %sdec : %sinc; }" % (p, p, p),
+                  "fz_fn %sptr = %sinc;" % (p, p),
+                  "unsigned %spub(unsigned x) { return %s; }" % (p, self.fn_body())]
+        e.dev += ["fz_fn %spick_other(void) { return %spick(0); }" % (p, p),
+                  "fz_fn %spub_addr(void) { return %spub; }" % (p, p)]
+        self.pick().dev.append("fz_fn %sslot = 0;" % p)
+        self.hdr_c_dev += ["fz_fn %spick(unsigned w);" % p, "extern fz_fn %sptr;" % p,
+                           "unsigned %spub(unsigned x);" % p, "fz_fn %spick_other(void);" % p,
+                           "fz_fn %spub_addr(void);" % p, "extern fz_fn %sslot;" % p]
+        body = ["h = fz_mix(h, %spick(0) == %spick_other());" % (p, p),
+                "h = fz_mix(h, %spick(0) == %sptr);" % (p, p),
+                "h = fz_mix(h, %spick(0) != %spick(1));" % (p, p),
+                "h = fz_mix(h, %spub_addr() == %spub);" % (p, p),
+                "h = fz_mix(h, %spick(0)(x) + %sptr(x) + %spick(1)(x));" % (p, p, p)]
+        for u in self.users(d, rng.randint(1, 2)):
+            self.serial(u, p + "eq", body)
+        self.pure.append(("%spick((@i) & 1u)(@i)" % p, False))
+        if rng.random() < 0.6:
+            w, r = self.users(d, 2)
+            which = rng.randint(0, 1)
+            self.serial(w, p + "store", ["%sslot = %spick(x & 1u);" % (p, p)], x=which)
+            self.serial(r, p + "call", ["h = fz_mix(h, %sslot == %spick(%du));" % (p, p, which),
+                                        "h = fz_mix(h, %sslot == %sptr);" % (p, p),
+                                        "h = fz_mix(h, %sslot(9u));" % p])
+
+    # Device globals one unit's kernel writes and another's reads.
+    def feat_devglobal(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        d.dev += ["unsigned %sg = %du;" % (p, u32(rng)),
+                  "unsigned %sarr[8] = {%s};" % (p, ", ".join("%du" % small(rng) for _ in range(8))),
+                  "static unsigned %scnt = %du;" % (p, small(rng)),
+                  "unsigned %sbump(unsigned v) { %scnt = %scnt * 5u + v; return %scnt; }"
+                  % (p, p, p, p)]
+        self.hdr_c_dev += ["extern unsigned %sg;" % p, "extern unsigned %sarr[8];" % p,
+                           "unsigned %sbump(unsigned v);" % p]
+        write = ["%sg = %sg * 3u + x;" % (p, p), "%sarr[x %% 8u] += x;" % p,
+                 "h = fz_mix(h, %sbump(x));" % p]
+        read = ["h = fz_mix(h, %sg);" % p, "for (unsigned j = 0; j < 8u; j++)",
+                "\th = fz_mix(h, %sarr[j]);" % p, "h = fz_mix(h, %sbump(1u));" % p]
+        for _ in range(rng.randint(1, 2)):
+            w, r = self.users(d, 2)
+            self.serial(w, p + "write", write)
+            if rng.random() < 0.4:
+                par = self.users(d, 1)[0]
+                x = small(rng)
+
+                def code(name, x=x):
+                    return ["unsigned %s(void)" % name, "{", "\tunsigned x = %du;" % x,
+                            "#pragma omp target teams distribute parallel for",
+                            "\tfor (unsigned i = 0; i < 8u; i++)",
+                            "\t\t%sarr[i] = %sarr[i] * x + i;" % (p, p), "\treturn x;", "}"]
+                self.step(par, p + "pwrite", code)
+            self.serial(r, p + "read", read)
+        if rng.random() < 0.5:
+            r = self.users(d, 1)[0]
+
+            def code(name):
+                return ["unsigned %s(void)" % name, "{",
+                        "#pragma omp target update from(%sg, %sarr)" % (p, p),
+                        "\treturn %sg + %sarr[3];" % (p, p), "}"]
+            self.step(r, p + "update", code)
+
+    # Static locals, in a function and in an inline function.
+    def feat_staticlocal(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        d.dev += ["unsigned %snext(unsigned x)" % p, "{",
+                  "\tstatic unsigned n = %du;" % u32(rng), "\tn = n * 7u + x;", "\treturn n;", "}",
+                  "unsigned %slut(unsigned i)" % p, "{",
+                  "\tstatic const unsigned t[8] = {%s};" % ", ".join(
+                      "%du" % small(rng, 0, 9999) for _ in range(8)),
+                  "\treturn t[i & 7u];", "}"]
+        self.hdr_c_dev += ["unsigned %snext(unsigned x);" % p, "unsigned %slut(unsigned i);" % p]
+        users = self.users(d, rng.randint(2, 3))
+        inl = "static inline unsigned %sinl(unsigned x) { static unsigned n = %du; return n += x; }" % (
+            p, small(rng))
+        if all(u.lang == "cxx" for u in users) and rng.random() < 0.7:
+            # One object shared by the units (C++ inline: a comdat).
+            self.hdr_cxx_dev.append(inl.replace("static inline", "inline"))
+        else:
+            # C: one copy a unit.
+            self.hdr_c_dev.append(inl)
+        self.pure.append(("%slut(@i)" % p, False))
+        for u in users:
+            self.serial(u, p + "next", ["h = fz_mix(h, %snext(x));" % p,
+                                        "h = fz_mix(h, %sinl(x));" % p,
+                                        "h = fz_mix(h, %slut(x));" % p])
+        self.parallel(self.users(d, 1)[0], p + "lut", ["%slut(@i)" % p])
+
+    # Atomics on a device global from a loop kernel, read by another unit.
+    def feat_atomic(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        d.dev += ["unsigned %sacc = %du;" % (p, u32(rng)),
+                  "static unsigned %sbits;" % p,
+                  "void %sadd(unsigned v)" % p, "{", "#pragma omp atomic", "\t%sacc += v;" % p, "}",
+                  "void %sorbits(unsigned v)" % p, "{", "#pragma omp atomic update",
+                  "\t%sbits |= v;" % p, "}",
+                  "unsigned %sget_bits(void)" % p, "{", "\tunsigned b;", "#pragma omp atomic read",
+                  "\tb = %sbits;" % p, "\treturn b;", "}"]
+        self.hdr_c_dev += ["extern unsigned %sacc;" % p, "void %sadd(unsigned v);" % p,
+                           "void %sorbits(unsigned v);" % p, "unsigned %sget_bits(void);" % p]
+        for _ in range(rng.randint(1, 2)):
+            w, r = self.users(d, 2)
+            n = rng.choice([16, 64, 100])
+            x = small(rng)
+            local = rng.random() < 0.4
+
+            def code(name, n=n, x=x, local=local):
+                lines = ["unsigned %s(void)" % name, "{", "\tunsigned x = %du, c = 0;" % x,
+                         "#pragma omp target teams distribute parallel for map(tofrom: c)",
+                         "\tfor (unsigned i = 0; i < %du; i++) {" % n,
+                         "\t\t%sadd(i * x + 1u);" % p,
+                         "\t\t%sorbits(1u << (i %% 32u));" % p]
+                if local:
+                    lines += ["#pragma omp atomic", "\t\tc += i ^ x;"]
+                return lines + ["\t}", "\treturn c;", "}"]
+            self.step(w, p + "atomic", code)
+            self.serial(r, p + "read", ["h = fz_mix(h, %sacc);" % p,
+                                        "h = fz_mix(h, %sget_bits());" % p])
+
+    # Several reduction kernels over another unit's functions.
+    def feat_reduce(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        d.dev += ["static unsigned %sinner(unsigned i) { return %s; }" % (p, self.fn_body("i")),
+                  "unsigned %sw(unsigned i) { return %sinner(i) ^ (i >> 3); }" % (p, p),
+                  "unsigned %sv(unsigned i) { return %s; }" % (p, self.fn_body("i"))]
+        self.hdr_c_dev += ["unsigned %sw(unsigned i);" % p, "unsigned %sv(unsigned i);" % p]
+        self.pure.append(("%sw(@i)" % p, False))
+        self.pure.append(("%sv(@i)" % p, False))
+        u = self.users(d, 1)[0]
+        for _ in range(rng.randint(2, 3)):
+            self.parallel(u, p + "red", rng.sample(["%sw(@i)" % p, "%sv(@i)" % p, "@i * @x"],
+                                                   rng.randint(1, 2)))
+
+    # declare target indirect: host function pointers called in kernels.
+    def feat_indirect(self, k):
+        rng, p = self.rng, "s%d_" % k
+        d = self.pick()
+        m = rng.randint(1, 3)
+        helper = None
+        if rng.random() < 0.5:
+            helper = self.pick(exclude=(d,))
+            self.hdr_c_dev.append("unsigned %shelp(unsigned x);" % p)
+            helper.dev.append("unsigned %shelp(unsigned x) { return %s; }" % (p, self.fn_body()))
+        for j in range(m):
+            self.hdr_c_plain += ["unsigned %sind%d(unsigned x);" % (p, j),
+                                 "#pragma omp declare target indirect to(%sind%d)" % (p, j)]
+            body = self.fn_body()
+            if helper is not None and j == 0:
+                body = "%shelp(x) + 1u" % p
+            d.plain.append("unsigned %sind%d(unsigned x) { return %s; }" % (p, j, body))
+        tab = "{%s}" % ", ".join("%sind%d" % (p, j) for j in range(m))
+        for u in self.users(d, rng.randint(1, 3)):
+            form = rng.choice(["serial", "parallel", "mapped"])
+            x = small(rng)
+            h0 = u32(rng)
+
+            def code(name, form=form, x=x, h0=h0):
+                lines = ["unsigned %s(void)" % name, "{",
+                         "\tstatic fz_fn const tab[%d] = %s;" % (m, tab),
+                         "\tunsigned h = %du, x = %du;" % (h0, x),
+                         "\tfz_fn fp = tab[x %% %du];" % m]
+                if form == "serial":
+                    lines += ["#pragma omp target map(tofrom: h)", "\th = fz_mix(h, fp(x));"]
+                elif form == "parallel":
+                    lines += ["#pragma omp target teams distribute parallel for reduction(+: h) "
+                              "map(tofrom: h)",
+                              "\tfor (unsigned i = 0; i < 50u; i++)", "\t\th += fp(i);"]
+                else:
+                    lines += ["\tfz_fn fps[%d] = %s;" % (m, tab),
+                              "#pragma omp target map(tofrom: h) map(to: fps)",
+                              "\tfor (unsigned j = 0; j < %du; j++)" % m,
+                              "\t\th = fz_mix(h, fps[j](x + j));"]
+                return lines + ["\treturn h;", "}"]
+            self.step(u, p + "indirect", code)
+
+    # C++ templates: a static local in a template (one object for every
+    # unit), explicit instantiation, a static table member of a class
+    # template, a static data member written by kernels.
+    def feat_template(self, k):
+        rng, p = self.rng, "s%d_" % k
+        cxx = self.cxx_units()
+        d = self.pick(cxx)
+        n = rng.randint(2, 4)
+        words = [rng.choice(WORDS) for _ in range(n)]
+        self.hdr_cxx_dev += [
+            "template <typename T> T %stcount(T x) { static T n = (T)%du; n = n * (T)3 + x; return n; }"
+            % (p, small(rng)),
+            "template <typename T> T %stf(T x);" % p,
+            "extern template unsigned %stf<unsigned>(unsigned);" % p,
+            "template <typename T> struct %sNames {" % p,
+            "\tstatic const char *const names[%d];" % n,
+            "\tstatic unsigned pick(unsigned i) { return fz_str(names[i]); }",
+            "\tstatic T total;",
+            "\tstatic void add(T v) { total += v; }",
+            "};",
+            "template <typename T> const char *const %sNames<T>::names[%d] = {%s};"
+            % (p, n, ", ".join(map(c_str, words))),
+            "template <typename T> T %sNames<T>::total = (T)%du;" % (p, small(rng)),
+            "template <unsigned K> unsigned %sscale(unsigned x) { return x * K + %sbase(); }" % (p, p)]
+        self.hdr_c_dev.append("unsigned %sbase(void);" % p)
+        self.hdr_c_dev.append("const char *%stname(unsigned i);" % p)
+        d.dev += ["template <typename T> T %stf(T x) { return x * (T)%du + (T)1; }" % (p, small(rng)),
+                  'extern "C" const char *%stname(unsigned i) { return %sNames<int>::names[i]; }' % (p, p),
+                  "template unsigned %stf<unsigned>(unsigned);" % p]
+        self.pick().dev.append("unsigned %sbase(void) { return %du; }" % (p, small(rng)))
+        self.pure.append(("%sNames<int>::pick((@i) %% %du) + %sscale<%du>(@i) + %stf<unsigned>(@i)"
+                          % (p, n, p, small(rng), p), True))
+        for u in self.users(d, rng.randint(2, 3), cxx):
+            self.serial(u, p + "tmpl", [
+                "h = fz_mix(h, %stcount<unsigned>(x));" % p,
+                "h = fz_mix(h, (unsigned)%stcount<unsigned short>((unsigned short)x));" % p,
+                "h = fz_mix(h, %stf<unsigned>(x));" % p,
+                "h = fz_mix(h, %sNames<int>::pick(x %% %du));" % (p, n),
+                "h = fz_mix(h, %sNames<int>::pick(0));" % p,
+                "h = fz_mix(h, %sNames<int>::names[x %% %du] == %stname(x %% %du));" % (p, n, p, n),
+                "%sNames<unsigned>::add(x);" % p,
+                "h = fz_mix(h, %sNames<unsigned>::total);" % p,
+                "h = fz_mix(h, %sscale<3u>(x));" % p])
+        self.use_pure(self.users(d, 1, cxx)[0], p + "ptmpl",
+                      ["%sNames<int>::pick((@i) %% %du)" % (p, n), "%stf<unsigned>(@i)" % p])
+
+    # Virtual calls on objects of classes with out-of-line constructors and
+    # destructors, a virtual call in the defining unit on an object made in
+    # another's kernel, and global objects (built by a global constructor).
+    def feat_virtual(self, k):
+        rng, p = self.rng, "s%d_" % k
+        cxx = self.cxx_units()
+        d = self.pick(cxx)
+        self.hdr_cxx_dev += [
+            "struct %sBase { unsigned v; %sBase(unsigned v); virtual ~%sBase(); "
+            "virtual unsigned get(unsigned x) const; };" % (p, p, p),
+            "struct %sD1 : %sBase { %sD1(unsigned v); ~%sD1(); unsigned get(unsigned x) const override; };"
+            % (p, p, p, p),
+            "struct %sD2 : %sD1 { %sD2(unsigned v); unsigned get(unsigned x) const override; };"
+            % (p, p, p),
+            "unsigned %svia(const %sBase &b, unsigned x);" % (p, p),
+            "const %sBase *%sglobal_obj(unsigned i);" % (p, p),
+            "extern unsigned %sdtors;" % p]
+        a, b, c = small(rng), small(rng), small(rng)
+        d.dev += ["unsigned %sdtors = 0;" % p,
+                  "%sBase::%sBase(unsigned v) : v(v) {}" % (p, p),
+                  "%sBase::~%sBase() { %sdtors += 1u; }" % (p, p, p),
+                  "unsigned %sBase::get(unsigned x) const { return v * %du + x; }" % (p, a),
+                  "%sD1::%sD1(unsigned v) : %sBase(v * 2u) {}" % (p, p, p),
+                  "%sD1::~%sD1() { %sdtors += 10u; }" % (p, p, p),
+                  "unsigned %sD1::get(unsigned x) const { return v * %du + x + 1u; }" % (p, b),
+                  "%sD2::%sD2(unsigned v) : %sD1(v + 1u) {}" % (p, p, p),
+                  "unsigned %sD2::get(unsigned x) const { return %sD1::get(x) ^ %du; }" % (p, p, c),
+                  "unsigned %svia(const %sBase &b, unsigned x) { return b.get(x); }" % (p, p)]
+        g = self.pick(cxx)
+        g.dev += ["static %sD1 %sobj1(%du);" % (p, p, small(rng)),
+                  "static %sD2 %sobj2(%du);" % (p, p, small(rng)),
+                  "const %sBase *%sglobal_obj(unsigned i) { return i ? (const %sBase *)&%sobj2 : &%sobj1; }"
+                  % (p, p, p, p, p)]
+        for u in self.users(d, rng.randint(1, 3), cxx):
+            self.serial(u, p + "virt", [
+                "{",
+                "\t%sD1 d1(x);" % p, "\t%sBase b0(x + 1u);" % p, "\t%sD2 d2(x + 2u);" % p,
+                "\tconst %sBase *objs[3] = {&b0, &d1, &d2};" % p,
+                "\tfor (unsigned j = 0; j < 3u; j++)",
+                "\t\th = fz_mix(h, objs[(x + j) % 3u]->get(j));",
+                "\th = fz_mix(h, %svia(d2, 3u) + %svia(b0, 4u));" % (p, p),
+                "\th = fz_mix(h, %sglobal_obj(x & 1u)->get(5u));" % p,
+                "\th = fz_mix(h, %sglobal_obj(0)->get(1u) + %sglobal_obj(1)->get(2u));" % (p, p),
+                "}",
+                "h = fz_mix(h, %sdtors);" % p])
+        self.pure.append(("%sglobal_obj((@i) & 1u)->get(@i)" % p, True))
+
+    # Classes with out-of-line constructors and destructors (not virtual).
+    def feat_ctor(self, k):
+        rng, p = self.rng, "s%d_" % k
+        cxx = self.cxx_units()
+        d = self.pick(cxx)
+        self.hdr_cxx_dev += [
+            "struct %sAcc { unsigned s; %sAcc(unsigned seed); ~%sAcc(); void add(unsigned v); "
+            "unsigned get() const; };" % (p, p, p),
+            "struct %sPair { %sAcc a, b; %sPair(unsigned x); unsigned sum() const; };" % (p, p, p),
+            "extern unsigned %slast;" % p]
+        d.dev += ["unsigned %slast = 0;" % p,
+                  "%sAcc::%sAcc(unsigned seed) : s(seed * %du + 1u) {}" % (p, p, small(rng)),
+                  "%sAcc::~%sAcc() { %slast = %slast * 3u + s; }" % (p, p, p, p),
+                  "void %sAcc::add(unsigned v) { s = s * 31u + v; }" % p,
+                  "unsigned %sAcc::get() const { return s; }" % p]
+        e = self.pick(cxx)
+        e.dev += ["%sPair::%sPair(unsigned x) : a(x), b(x + 1u) { a.add(b.get()); }" % (p, p),
+                  "unsigned %sPair::sum() const { return a.get() + b.get(); }" % p]
+        for u in self.users(d, rng.randint(1, 3), cxx):
+            self.serial(u, p + "ctor", [
+                "{",
+                "\t%sAcc a(x);" % p,
+                "\tfor (unsigned j = 0; j < 4u; j++)", "\t\ta.add(j);",
+                "\th = fz_mix(h, a.get());",
+                "\t%sPair pr(x);" % p,
+                "\th = fz_mix(h, pr.sum());",
+                "}",
+                "h = fz_mix(h, %slast);" % p])
+
+    # Global constructors: a C++ global whose constructor calls a function
+    # of another unit (C or C++) and adds to a global of a third.
+    def feat_gctor(self, k):
+        rng, p = self.rng, "s%d_" % k
+        cxx = self.cxx_units()
+        d = self.pick(cxx)
+        e = self.pick()
+        f = self.pick()
+        self.hdr_cxx_dev += ["struct %sInit { unsigned v; %sInit(unsigned k); };" % (p, p),
+                             "extern %sInit %sobj;" % (p, p)]
+        self.hdr_c_dev += ["unsigned %sobj_value(void);" % p, "extern unsigned %sboot;" % p,
+                           "unsigned %sseed(unsigned k);" % p]
+        d.dev += ["%sInit::%sInit(unsigned k) : v(%sseed(k)) { %sboot += k; }" % (p, p, p, p),
+                  "%sInit %sobj(%du);" % (p, p, small(rng)),
+                  'extern "C" unsigned %sobj_value(void) { return %sobj.v; }' % (p, p)]
+        e.dev.append("unsigned %sseed(unsigned k) { return %s; }" % (p, self.fn_body("k")))
+        f.dev.append("unsigned %sboot = %du;" % (p, small(rng)))
+        for other in rng.sample(cxx, min(len(cxx), rng.randint(0, 2))):
+            other.dev.append("static %sInit %sextra%d(%du);" % (p, p, other.idx, small(rng)))
+        for u in self.users(d, rng.randint(1, 2)):
+            body = ["h = fz_mix(h, %sobj_value());" % p, "h = fz_mix(h, %sboot);" % p]
+            if u.lang == "cxx":
+                body.append("h = fz_mix(h, %sobj.v);" % p)
+            self.serial(u, p + "gctor", body)
+
+    # --- the text --------------------------------------------------------------
+
+    def header(self):
+        out = ["/* partition_fuzz.py seed %d */" % self.seed,
+               "#ifndef FZ_H", "#define FZ_H",
+               "#ifdef __cplusplus", 'extern "C" {', "#endif",
+               "#pragma omp declare target",
+               "typedef unsigned (*fz_fn)(unsigned);"]
+        out += self.hdr_types
+        out += ["static inline unsigned fz_mix(unsigned h, unsigned v) "
+                "{ return (h ^ v) * 16777619u + 40503u; }",
+                "static inline unsigned fz_str(const char *s)",
+                "{", "\tunsigned h = 5381u;", "\twhile (*s)",
+                "\t\th = h * 33u + (unsigned char)*s++;", "\treturn h;", "}",
+                "static inline unsigned fz_len(const char *s)",
+                "{", "\tunsigned n = 0;", "\twhile (s[n])", "\t\tn++;", "\treturn n;", "}"]
+        out += self.hdr_c_dev
+        out += ["#pragma omp end declare target"]
+        out += self.hdr_c_plain
+        out += ["unsigned u%d_touch(void);" % u.idx for u in self.units]
+        out += ["#ifdef __cplusplus", "}"]
+        if self.hdr_cxx_dev:
+            out += ["#pragma omp declare target"] + self.hdr_cxx_dev + ["#pragma omp end declare target"]
+        out += ["#endif", "#endif"]
+        return "\n".join(out) + "\n"
+
+    def unit_text(self, u):
+        out = ["/* partition_fuzz.py seed %d, unit %d */" % (self.seed, u.idx)]
+        if u.idx == 0:
+            out.append("#include <stdio.h>")
+        out.append('#include "fz.h"')
+        if u.dev:
+            out += ["#pragma omp declare target"] + u.dev + ["#pragma omp end declare target"]
+        out += u.plain
+        ext = 'extern "C" ' if u.lang == "cxx" else ""
+        out.append("%sunsigned u%d_touch(void) { return %du; }" % (ext, u.idx, u.idx))
+        if u.idx == 0:
+            out += ["#pragma omp begin declare variant match(device = {kind(host)})",
+                    "static inline int fz_initial(void) { return 1; }",
+                    "#pragma omp end declare variant",
+                    "#pragma omp begin declare variant match(device = {kind(nohost)})",
+                    "static inline int fz_initial(void) { return 0; }",
+                    "#pragma omp end declare variant",
+                    "int main(void)", "{", "\tint initial = 1;", "\tunsigned t = 0;",
+                    "#pragma omp target map(tofrom: initial)", "\tinitial = fz_initial();",
+                    '\tprintf("on device: %d\\n", !initial);']
+            for label, name in self.steps:
+                out.append('\tprintf("%s %%u\\n", %s());' % (label, name))
+            for v in self.units:
+                if v.needs_touch:
+                    out.append("\tt += u%d_touch();" % v.idx)
+            out += ['\tprintf("touch %u\\n", t);', "\treturn 0;", "}"]
+        return "\n".join(out) + "\n"
+
+    def describe(self):
+        langs = "".join("c" if u.lang == "c" else "x" for u in self.units)
+        opts = sorted({u.opt for u in self.units})
+        arch = [u.idx for u in self.units if u.archived]
+        return "seed %d: %d units (%s), -O%s%s%s, link %s%s, features %s" % (
+            self.seed, len(self.units), langs, "/".join(map(str, opts)),
+            " -g" if self.debug else "",
+            "" if all(u.debug == self.debug for u in self.units) else " (-g mixed)",
+            "-O%d" % self.link_opt if self.link_opt is not None else "without -O",
+            ", archive of units %s" % ",".join(map(str, arch)) if arch else "",
+            ",".join(self.features))
+
+    def write(self, directory):
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "fz.h"), "w") as f:
+            f.write(self.header())
+        for u in self.units:
+            with open(os.path.join(directory, u.source), "w") as f:
+                f.write(self.unit_text(u))
+
+
+# --- building and running -------------------------------------------------------------
+
+class Tools:
+    def __init__(self, args):
+        self.clang = args.clang
+        self.clangxx = args.clangxx
+        self.wrapper_dir = args.wrapper_dir
+        self.shim = args.shim
+        self.ar = shutil.which("llvm-ar-19") or shutil.which("ar")
+
+
+def compile_cmd(tools, prog, u):
+    cmd = [tools.clangxx if u.lang == "cxx" else tools.clang, "-fopenmp",
+           "-fopenmp-targets=" + TARGET, "-foffload-lto", "-O%d" % u.opt]
+    if u.debug:
+        cmd.append("-g")
+    return cmd + ["-c", u.source, "-o", u.obj]
+
+
+def link_cmd(tools, prog, mode, out):
+    cxx = any(u.lang == "cxx" for u in prog.units)
+    cmd = [tools.clangxx if cxx else tools.clang, "-fopenmp", "-fopenmp-targets=" + TARGET]
+    if prog.link_opt is not None:
+        cmd.append("-O%d" % prog.link_opt)
+    cmd += [u.obj for u in prog.units if not u.archived]
+    if any(u.archived for u in prog.units):
+        cmd.append("libfz.a")
+    cmd += ["-o", out, "-B", tools.wrapper_dir, "-Wl,--no-cache"]
+    if mode != "full":
+        cmd.append("-Wl,--device-lto=" + mode)
+    return cmd
+
+
+def ar_cmd(tools, prog):
+    return [tools.ar, "rcs", "libfz.a"] + [u.obj for u in prog.units if u.archived]
+
+
+def exe_name(mode):
+    return "prog-" + mode.replace(":", "-")
+
+
+def build_env():
+    env = dict(os.environ)
+    env.pop("OFFLOAD_LINK_DEVICE_LTO", None)
+    env["OFFLOAD_LINK_NO_CACHE"] = "1"
+    env["LC_ALL"] = "C"
+    return env
+
+
+def short_tmpdir():
+    """A directory whose name the tmpfile shim accepts (/tmp/XXXXXX)."""
+    chars = string.ascii_letters + string.digits
+    for _ in range(100):
+        path = "/tmp/" + "".join(random.SystemRandom().choice(chars) for _ in range(6))
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
+    raise RuntimeError("no free /tmp/XXXXXX name")
+
+
+def run_env(tools, tmpdir):
+    env = dict(os.environ)
+    env["OMP_TARGET_OFFLOAD"] = "MANDATORY"
+    env["LD_LIBRARY_PATH"] = OMP_LIBDIR + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH")
+                                           else "")
+    if tools.shim:
+        env["LD_PRELOAD"] = tools.shim
+        env["OL_TMPFILE_DIR"] = tmpdir
+    env.pop("OL_REGISTRATION_LOG", None)
+    return env
+
+
+def run(cmd, cwd, env, timeout):
+    try:
+        r = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout)
+        return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode("utf-8", "replace")
+        return "timeout", out, "timed out after %ds" % timeout
+
+
+def repro_script(tools, prog, modes):
+    lines = ["#!/bin/sh", "# partition_fuzz.py seed %d: %s" % (prog.seed, prog.describe()),
+             "# Builds every mode and runs it on libomptarget 19's CPU device.",
+             "set -x", "cd \"$(dirname \"$0\")\"", "unset OFFLOAD_LINK_DEVICE_LTO"]
+    for u in prog.units:
+        lines.append(shlex.join(compile_cmd(tools, prog, u)))
+    if any(u.archived for u in prog.units):
+        lines.append("rm -f libfz.a && " + shlex.join(ar_cmd(tools, prog)))
+    for mode in modes:
+        lines.append(shlex.join(link_cmd(tools, prog, mode, exe_name(mode))))
+    run_prefix = "OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=%s" % OMP_LIBDIR
+    if tools.shim:
+        # The CPU plugin's image files go to a directory removed afterwards.
+        lines.append("tmp=$(mktemp -d /tmp/XXXXXX)")
+        run_prefix += " OL_TMPFILE_DIR=$tmp LD_PRELOAD=%s" % shlex.quote(tools.shim)
+    for mode in modes:
+        lines.append("%s ./%s; echo \"exit $?\"" % (run_prefix, exe_name(mode)))
+    if tools.shim:
+        lines.append("rm -rf \"$tmp\"")
+    return "\n".join(lines) + "\n"
+
+
+def one_line(text, limit=600):
+    text = text.strip().replace("\n", " | ")
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+class Fuzzer:
+    def __init__(self, args, tools):
+        self.args = args
+        self.tools = tools
+        self.lock = threading.Lock()
+        self.programs = 0
+        self.links = 0
+        self.differences = 0
+        self.invalid = 0
+        self.findings_dir = os.path.join(args.work, "findings")
+
+    def log(self, msg):
+        with self.lock:
+            print(msg, flush=True)
+
+    def record(self, prog, directory, kind, line, details):
+        with self.lock:
+            dest = os.path.join(self.findings_dir, "seed-%d" % prog.seed)
+            os.makedirs(self.findings_dir, exist_ok=True)
+            if os.path.exists(dest):
+                shutil.rmtree(dest)
+            os.makedirs(dest)
+            for name in os.listdir(directory):
+                if name == "fz.h" or re.fullmatch(r"u\d+\.(c|cpp)", name):
+                    shutil.copy(os.path.join(directory, name), dest)
+            with open(os.path.join(dest, "repro.sh"), "w") as f:
+                f.write(repro_script(self.tools, prog, self.args.modes))
+            os.chmod(os.path.join(dest, "repro.sh"), 0o755)
+            with open(os.path.join(dest, "outputs.txt"), "w") as f:
+                f.write(details)
+            with open(os.path.join(self.findings_dir, "README"), "a") as f:
+                f.write("%s %s: %s\n" % (kind, prog.describe(), line))
+            print("%s: seed %d: %s (kept in %s)" % (kind, prog.seed, one_line(line, 300), dest),
+                  flush=True)
+
+    def one(self, seed):
+        args, tools = self.args, self.tools
+        prog = Program(seed)
+        directory = os.path.join(args.work, "seed-%d" % seed)
+        if os.path.exists(directory):
+            shutil.rmtree(directory)
+        prog.write(directory)
+        env = build_env()
+        details = ["# " + prog.describe()]
+        for u in prog.units:
+            rc, out, err = run(compile_cmd(tools, prog, u), directory, env, args.timeout)
+            if rc != 0:
+                details.append("compile %s: exit %s\n%s%s" % (u.source, rc, out, err))
+                self.finish(prog, directory, "INVALID", "%s does not compile: %s"
+                            % (u.source, one_line(err, 300)), "\n".join(details))
+                return
+        if any(u.archived for u in prog.units):
+            rc, out, err = run(ar_cmd(tools, prog), directory, env, args.timeout)
+            if rc != 0:
+                self.finish(prog, directory, "INVALID", "ar failed: " + one_line(err, 300), err)
+                return
+        results = {}
+        for mode in args.modes:
+            exe = exe_name(mode)
+            rc, out, err = run(link_cmd(tools, prog, mode, exe), directory, env, args.timeout)
+            with self.lock:
+                self.links += 1
+            if rc != 0:
+                results[mode] = ("link failed (exit %s)" % rc, err)
+                continue
+            tmpdir = short_tmpdir()
+            try:
+                rc, out, err = run(["./" + exe], directory, run_env(tools, tmpdir), args.run_timeout)
+            finally:
+                shutil.rmtree(tmpdir, ignore_errors=True)
+            results[mode] = ("exit %s\n%s" % (rc, out), err)
+        for mode in args.modes:
+            details.append("== %s: %s\n-- stderr:\n%s" % (mode, results[mode][0], results[mode][1]))
+        details = "\n".join(details)
+        ref_mode = args.modes[0]
+        ref = results[ref_mode][0]
+        if not ref.startswith("exit 0\non device: 1\n"):
+            self.finish(prog, directory, "INVALID", "%s: %s %s" % (
+                ref_mode, one_line(ref, 300), one_line(results[ref_mode][1], 300)), details)
+            return
+        diffs = []
+        for mode in args.modes[1:]:
+            if results[mode][0] != ref:
+                diffs.append(mode)
+        if diffs:
+            line = "; ".join("%s differs: %s: %s /// %s: %s%s" % (
+                mode, ref_mode, self.first_difference(ref, results[mode][0])[0], mode,
+                self.first_difference(ref, results[mode][0])[1],
+                (" (stderr: %s)" % one_line(results[mode][1], 300)) if results[mode][1].strip() else "")
+                for mode in diffs)
+            self.finish(prog, directory, "DIFFERENCE", line, details, count=len(diffs))
+            return
+        self.finish(prog, directory, None, None, details)
+
+    @staticmethod
+    def first_difference(a, b):
+        la, lb = a.splitlines(), b.splitlines()
+        for i in range(max(len(la), len(lb))):
+            x = la[i] if i < len(la) else "(end)"
+            y = lb[i] if i < len(lb) else "(end)"
+            if x != y:
+                if i == 0:
+                    return x, y
+                # The differing lines, then the whole outputs.
+                return ("line %d '%s' (whole: %s)" % (i + 1, x, one_line(a, 400)),
+                        "line %d '%s' (whole: %s)" % (i + 1, y, one_line(b, 400)))
+        return one_line(a), one_line(b)
+
+    def finish(self, prog, directory, kind, line, details, count=1):
+        with self.lock:
+            self.programs += 1
+            if kind == "DIFFERENCE":
+                self.differences += count
+            elif kind == "INVALID":
+                self.invalid += 1
+        if kind:
+            self.record(prog, directory, kind, line, details)
+        elif self.args.verbose:
+            self.log("ok: " + prog.describe())
+        if not self.args.keep:
+            shutil.rmtree(directory, ignore_errors=True)
+
+    def progress(self, seeds, start):
+        if self.args.verbose:
+            return
+        with self.lock:
+            if self.programs and self.programs % 25 == 0:
+                print("... %d/%d programs, %d links, %d differences, %d invalid (%.0f s)" % (
+                    self.programs, len(seeds), self.links, self.differences, self.invalid,
+                    time.time() - start), flush=True)
+
+
+def parse_seeds(args):
+    if args.quick:
+        return list(QUICK_SEEDS)
+    if args.seeds:
+        seeds = []
+        for part in args.seeds.split(","):
+            m = re.fullmatch(r"\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?", part)
+            if not m:
+                raise SystemExit("partition_fuzz.py: --seeds: expected A..B or N[,..], got '%s'" % part)
+            lo = int(m.group(1))
+            hi = int(m.group(2)) if m.group(2) is not None else lo
+            seeds += list(range(lo, hi + 1))
+        return seeds
+    start = args.seed_start if args.seed_start is not None else 0
+    return list(range(start, start + (args.count if args.count is not None else 20)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", help="A..B (both included), or a comma-separated list of seeds and ranges")
+    ap.add_argument("--seed-start", type=int, help="first seed (with --count; default 0)")
+    ap.add_argument("--count", type=int, help="how many seeds from --seed-start (default 20)")
+    ap.add_argument("--quick", action="store_true", help="the fixed seeds ctest runs: %s" % QUICK_SEEDS)
+    ap.add_argument("--jobs", type=int, default=2, help="programs built at once (default 2)")
+    ap.add_argument("--work", help="work directory (default: a new one under $TMPDIR); findings "
+                    "go to <work>/findings")
+    ap.add_argument("--keep", action="store_true", help="keep every program's directory")
+    ap.add_argument("--modes", default=",".join(MODES),
+                    help="modes, the reference first (default %s)" % ",".join(MODES))
+    ap.add_argument("--clang", default="clang-19")
+    ap.add_argument("--clangxx", default="clang++-19")
+    ap.add_argument("--wrapper-dir", default=os.path.join(SOURCE_DIR, "build", "libexec", "offload-link"),
+                    help="the -B directory holding offload-link as clang-linker-wrapper")
+    ap.add_argument("--shim", help="the tests' preload module (ol-e2e-preload.so: keeps the CPU "
+                    "plugin's image files out of /tmp); default: <build>/test/e2e's if there")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds a compile or link may take")
+    ap.add_argument("--run-timeout", type=int, default=60, help="seconds a program may run")
+    ap.add_argument("--emit", metavar="DIR", help="write the seeds' sources and repro.sh to "
+                    "DIR/seed-<N> and stop")
+    ap.add_argument("--describe", action="store_true", help="print what each seed's program holds and stop")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    seeds = parse_seeds(args)
+
+    if args.describe:
+        for seed in seeds:
+            print(Program(seed).describe())
+        return 0
+
+    for tool in (args.clang, args.clangxx):
+        if not shutil.which(tool):
+            print("partition_fuzz.py: skipped: %s is not installed" % tool)
+            return SKIP
+    if not os.path.exists(os.path.join(OMP_LIBDIR, "libomptarget.so")):
+        print("partition_fuzz.py: skipped: libomptarget 19 (%s/libomptarget.so) is not installed"
+              % OMP_LIBDIR)
+        return SKIP
+    args.clang = shutil.which(args.clang)
+    args.clangxx = shutil.which(args.clangxx)
+    args.wrapper_dir = os.path.abspath(args.wrapper_dir)
+    if not os.access(os.path.join(args.wrapper_dir, "clang-linker-wrapper"), os.X_OK):
+        print("partition_fuzz.py: no clang-linker-wrapper in %s (build offload-link, or pass "
+              "--wrapper-dir)" % args.wrapper_dir, file=sys.stderr)
+        return 2
+    if not args.shim:
+        candidate = os.path.join(os.path.dirname(os.path.dirname(args.wrapper_dir)), "test", "e2e",
+                                 "ol-e2e-preload.so")
+        if os.path.exists(candidate):
+            args.shim = candidate
+    if args.shim:
+        args.shim = os.path.abspath(args.shim)
+    tools = Tools(args)
+
+    if args.emit:
+        for seed in seeds:
+            prog = Program(seed)
+            d = os.path.join(args.emit, "seed-%d" % seed)
+            prog.write(d)
+            with open(os.path.join(d, "repro.sh"), "w") as f:
+                f.write(repro_script(tools, prog, args.modes))
+            os.chmod(os.path.join(d, "repro.sh"), 0o755)
+            print("%s: %s" % (d, prog.describe()))
+        return 0
+
+    if args.work:
+        os.makedirs(args.work, exist_ok=True)
+    else:
+        args.work = tempfile.mkdtemp(prefix="partition-fuzz-")
+    args.work = os.path.abspath(args.work)
+    findings = os.path.join(args.work, "findings")
+    if os.path.exists(findings):
+        shutil.rmtree(findings)
+    if not args.shim:
+        print("partition_fuzz.py: note: no preload shim: the CPU plugin leaves /tmp/tmpfile_* "
+              "files behind", file=sys.stderr)
+
+    fuzzer = Fuzzer(args, tools)
+    start = time.time()
+    print("partition_fuzz.py: %d programs (seeds %s), modes %s, %d jobs, work %s" % (
+        len(seeds), "%d..%d" % (seeds[0], seeds[-1]) if seeds == list(range(seeds[0], seeds[-1] + 1))
+        else ",".join(map(str, seeds)), ",".join(args.modes), args.jobs, args.work), flush=True)
+
+    def task(seed):
+        try:
+            fuzzer.one(seed)
+        except Exception as e:  # a bug of this script: say which seed
+            fuzzer.log("ERROR: seed %d: %r" % (seed, e))
+            with fuzzer.lock:
+                fuzzer.invalid += 1
+                fuzzer.programs += 1
+        fuzzer.progress(seeds, start)
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        list(pool.map(task, seeds))
+    if fuzzer.invalid:
+        print("%d programs invalid with %s (a generator bug): see %s/README" % (
+            fuzzer.invalid, args.modes[0], findings))
+    if fuzzer.differences:
+        print("findings: %s/README" % findings)
+    print("partition_fuzz.py: %.0f s" % (time.time() - start))
+    print("%d programs, %d links, %d differences" % (fuzzer.programs, fuzzer.links,
+                                                     fuzzer.differences))
+    return 1 if fuzzer.differences or fuzzer.invalid else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
