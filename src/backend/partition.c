@@ -798,6 +798,13 @@ static int write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buff
 	return ol_be_write_bitcode(mod, out, err);
 }
 
+/* An array the program cannot write (shared memory excepted). */
+static int is_constant_table(const struct node *n)
+{
+	return !n->is_function && !n->is_alias && LLVMIsGlobalConstant(n->gv) && !is_lds(n->gv) &&
+	       LLVMGetTypeKind(LLVMGlobalGetValueType(n->gv)) == LLVMArrayTypeKind;
+}
+
 /* Whether a global held here is the one full LTO has, as far as its
  * escapes go: an owned global (defined here or imported), or a private
  * copy of a constant, whose contents the optimizer reads as full LTO reads
@@ -828,6 +835,22 @@ static size_t mark_kept(struct splitter *s)
 	size_t kept = 0;
 
 	memset(s->keep, 0, s->nnodes);
+	/* A private copy of a function the merged module exports: full LTO
+	 * does not know all its callers, and neither may this partition (the
+	 * Attributor specialized such a copy's table loads to one element). */
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->presence[i] == PRIVATE_COPY && s->nodes[i].is_function && !s->nodes[i].promote &&
+		    !is_local(LLVMGetLinkage(s->nodes[i].gv)))
+			s->keep[i] = 1;
+	/* A constant table a partition holds is kept as escaping: LLVM 19's
+	 * Attributor folds a load at a variable index of a table it believes
+	 * it sees every use of to one element, and which call sites of the
+	 * function reading it a partition holds decides whether it tries
+	 * (full LTO, with every caller, was right where a partition was not).
+	 * Loads at constant indices still fold from the initializer. */
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (holds_body(s->presence[i]) && is_constant_table(&s->nodes[i]))
+			s->keep[i] = 1;
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct node *from = &s->nodes[i];
 

@@ -32,7 +32,13 @@ sources, a repro.sh and both outputs are kept under <work>/findings/seed-<N>
 with one line in <work>/findings/README, and the exit status is 1.  A program
 that does not build or run with full LTO is the generator's fault ("invalid",
 also kept, also exit status 1).  The last line is the summary:
-"N programs, M links, K differences".  Exit status 77 (ctest's
+"N programs, M links, K differences".  Each program is also built for
+the host alone (-O0, no offloading target: its target regions run on the
+host), which says what it must print: where full LTO (the reference) prints
+otherwise and every partitioned mode that differs from it prints the host's
+lines, LLVM 19's full LTO miscompiled the program (upstream's wrapper
+prints the same), which is kept as FULL-LTO-WRONG and counted apart, not as
+a difference.  Exit status 77 (ctest's
 SKIP_RETURN_CODE) when clang-19 or libomptarget 19 is not installed.
 """
 
@@ -930,6 +936,25 @@ def link_cmd(tools, prog, mode, out):
     return cmd
 
 
+def host_compile_cmd(tools, prog, u):
+    """The unit for the host alone (-O0, no offload target): its target
+    regions run on the host, what the program must print whatever links its
+    device code."""
+    return [tools.clangxx if u.lang == "cxx" else tools.clang, "-fopenmp", "-O0", "-c", u.source,
+            "-o", "host-" + u.obj]
+
+
+def host_link_cmd(tools, prog):
+    cxx = any(u.lang == "cxx" for u in prog.units)
+    return ([tools.clangxx if cxx else tools.clang, "-fopenmp"] + ["host-" + u.obj for u in prog.units]
+            + ["-o", "prog-host"])
+
+
+def host_truth(text):
+    """The host build's output as an offloading build prints it."""
+    return text.replace("exit 0\non device: 0\n", "exit 0\non device: 1\n", 1)
+
+
 def ar_cmd(tools, prog):
     return [tools.ar, "rcs", "libfz.a"] + [u.obj for u in prog.units if u.archived]
 
@@ -1016,6 +1041,7 @@ class Fuzzer:
         self.programs = 0
         self.links = 0
         self.differences = 0
+        self.full_wrong = 0
         self.invalid = 0
         self.findings_dir = os.path.join(args.work, "findings")
 
@@ -1064,6 +1090,7 @@ class Fuzzer:
             if rc != 0:
                 self.finish(prog, directory, "INVALID", "ar failed: " + one_line(err, 300), err)
                 return
+        truth = self.host_output(prog, directory, env)
         results = {}
         for mode in args.modes:
             exe = exe_name(mode)
@@ -1092,6 +1119,20 @@ class Fuzzer:
         for mode in args.modes[1:]:
             if results[mode][0] != ref:
                 diffs.append(mode)
+        # The reference can be wrong: LLVM 19's full LTO miscompiles some of
+        # these programs (upstream's too).  A mode that prints what the
+        # program run on the host prints, where full LTO does not, is right.
+        if truth is not None and ref != truth:
+            details += "\n== host (-O0, no offloading): %s" % truth
+            wrong_alike = [m for m in diffs if results[m][0] != truth]
+            if not wrong_alike:
+                self.finish(prog, directory, "FULL-LTO-WRONG", "%s differs from the host build: %s /// "
+                            "host: %s; %s" % (ref_mode, *self.first_difference(ref, truth),
+                                              ", ".join(m for m in args.modes[1:]
+                                                        if results[m][0] == truth) + " right"),
+                            details)
+                return
+            diffs = wrong_alike
         if diffs:
             line = "; ".join("%s differs: %s: %s /// %s: %s%s" % (
                 mode, ref_mode, self.first_difference(ref, results[mode][0])[0], mode,
@@ -1116,6 +1157,20 @@ class Fuzzer:
                         "line %d '%s' (whole: %s)" % (i + 1, y, one_line(b, 400)))
         return one_line(a), one_line(b)
 
+    def host_output(self, prog, directory, env):
+        """The program built for the host alone, its output as an
+        offloading build prints it; None when it cannot be built."""
+        args, tools = self.args, self.tools
+        for u in prog.units:
+            if run(host_compile_cmd(tools, prog, u), directory, env, args.timeout)[0] != 0:
+                return None
+        if run(host_link_cmd(tools, prog), directory, env, args.timeout)[0] != 0:
+            return None
+        run_env_host = dict(os.environ)
+        run_env_host["LD_LIBRARY_PATH"] = OMP_LIBDIR
+        rc, out, _ = run(["./prog-host"], directory, run_env_host, args.run_timeout)
+        return host_truth("exit %s\n%s" % (rc, out))
+
     def finish(self, prog, directory, kind, line, details, count=1):
         with self.lock:
             self.programs += 1
@@ -1123,6 +1178,8 @@ class Fuzzer:
                 self.differences += count
             elif kind == "INVALID":
                 self.invalid += 1
+            elif kind == "FULL-LTO-WRONG":
+                self.full_wrong += 1
         if kind:
             self.record(prog, directory, kind, line, details)
         elif self.args.verbose:
@@ -1263,7 +1320,9 @@ def main():
         print("findings: %s/README" % findings)
     print("partition_fuzz.py: %.0f s" % (time.time() - start))
     print("%d programs, %d links, %d differences" % (fuzzer.programs, fuzzer.links,
-                                                     fuzzer.differences))
+                                                     fuzzer.differences)
+          + ("; full LTO (the reference) miscompiled %d, partitioned right (host build)"
+             % fuzzer.full_wrong if fuzzer.full_wrong else ""))
     return 1 if fuzzer.differences or fuzzer.invalid else 0
 
 
