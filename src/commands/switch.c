@@ -139,10 +139,66 @@ static struct clang_release *find_release(struct clang_releases *list, int major
 	return NULL;
 }
 
-enum owner { NO_FILE, OURS, NOT_OURS };
+/* OURS_CHANGED: enable wrote it, and a user added options to it since. */
+enum owner { NO_FILE, OURS, OURS_CHANGED, NOT_OURS };
+
+/* Whether a configuration file holds an option line enable does not write
+ * (its own are -B<dir> and clang 16's --offload-new-driver; comments are
+ * words, which other versions of offload-link word otherwise). */
+static int has_options_of_users(const char *text)
+{
+	for (const char *line = text; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		if (len && line[0] != '#' && strncmp(line, "-B", 2) != 0 &&
+		    !(len == 20 && strncmp(line, "--offload-new-driver", 20) == 0))
+			return 1;
+		line = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The -B directories a configuration file names, in order ("-B<dir>" and
+ * "-B <dir>", one option a line as clang's configuration files have them). */
+static void config_b_dirs(const char *text, struct strvec *dirs)
+{
+	for (const char *line = text; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		if (len > 2 && strncmp(line, "-B", 2) == 0) {
+			const char *dir = line + 2;
+
+			while (dir < line + len && (*dir == ' ' || *dir == '\t'))
+				dir++;
+			if (dir < line + len) {
+				char *copy = ol_xstrndup(dir, (size_t)(line + len - dir));
+
+				strvec_push(dirs, copy);
+				free(copy);
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+}
+
+/* Whether the file's text names -B<dir> for exactly this directory. */
+static int names_b_dir(const char *text, const char *dir)
+{
+	struct strvec dirs = STRVEC_INIT;
+	int found = 0;
+
+	config_b_dirs(text, &dirs);
+	for (size_t i = 0; i < dirs.nr && !found; i++)
+		found = strcmp(dirs.v[i], dir) == 0;
+	strvec_release(&dirs);
+	return found;
+}
 
 /* Whose file `path` is.  Ours is a regular file starting with the marker
- * line; its text goes to *text (the caller frees it) when text is given.
+ * line (OURS_CHANGED when options of a user's were added to it); its text
+ * goes to *text (the caller frees it) when text is given, ours or not.
  * Whatever cannot be read is not ours: it is left alone. */
 static enum owner file_owner(const char *path, char **text)
 {
@@ -172,7 +228,9 @@ static enum owner file_owner(const char *path, char **text)
 	fclose(f);
 	owner = content.len > marker_len && strncmp(strbuf_str(&content), marker, marker_len) == 0 &&
 		content.buf[marker_len] == '\n' ? OURS : NOT_OURS;
-	if (owner == OURS && text)
+	if (owner == OURS && has_options_of_users(strbuf_str(&content)))
+		owner = OURS_CHANGED;
+	if (text)
 		*text = strbuf_detach(&content);
 	strbuf_release(&content);
 	return owner;
@@ -278,7 +336,7 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 {
 	char *path[NDRIVERS], *have[NDRIVERS], *want[NDRIVERS], *options;
 	enum owner owner[NDRIVERS];
-	int blocked = 0, changed = 0, rc = 0, err;
+	int blocked = 0, changed = 0, theirs = 0, rc = 0, err;
 
 	if (!r->installed)
 		return ol_error("enable: clang %d is not installed (no %s/clang)", r->major, r->bindir);
@@ -295,7 +353,16 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 				 shadow, drivers[d], options);
 			blocked = 1;
 		}
-		if (owner[d] == NOT_OURS) {
+		if ((owner[d] == NOT_OURS || owner[d] == OURS_CHANGED) && have[d] &&
+		    names_b_dir(have[d], wrapper_dir)) {
+			/* A file of the user's that already names offload-link. */
+			theirs = 1;
+		} else if (owner[d] == OURS_CHANGED) {
+			ol_error("enable: '%s' was written by offload-link enable and options were "
+				 "added to it since: left as it is; change its -B line to -B%s yourself",
+				 path[d], wrapper_dir);
+			blocked = 1;
+		} else if (owner[d] == NOT_OURS) {
 			ol_error("enable: '%s' is there and offload-link did not write it: left as it "
 				 "is; add %s to it yourself, or move it away and enable again",
 				 path[d], options);
@@ -306,7 +373,8 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 	/* All of a release or none: a half-switched clang (clang but not
 	 * clang++) would link C and C++ programs differently. */
 	for (size_t d = 0; d < NDRIVERS && !blocked; d++) {
-		if (owner[d] == OURS && strcmp(have[d], want[d]) == 0)
+		if ((owner[d] == OURS && strcmp(have[d], want[d]) == 0) || owner[d] == NOT_OURS ||
+		    owner[d] == OURS_CHANGED)
 			continue;
 		if (access(r->bindir, W_OK) < 0) {
 			err = errno;
@@ -326,9 +394,11 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 	if (blocked)
 		rc = -1;
 	if (rc == 0)
-		printf("clang %d: %s (%s, %s)\n", r->major,
+		printf("clang %d: %s (%s, %s%s)\n", r->major,
 		       changed ? "enabled: its links run offload-link" : "already enabled",
-		       path[0], path[1]);
+		       path[0], path[1], theirs ? "; a file of yours names -B" : "");
+	if (rc == 0 && theirs)
+		printf("  a file of yours already names -B%s: left as it is\n", wrapper_dir);
 	for (size_t d = 0; d < NDRIVERS; d++) {
 		free(path[d]);
 		free(have[d]);
@@ -341,12 +411,23 @@ static int enable_release(const struct clang_release *r, const char *wrapper_dir
 /* Removes this release's files of ours.  Returns how many, or -1. */
 static int disable_release(const struct clang_release *r)
 {
-	int removed = 0, failed = 0, err;
+	int removed = 0, kept = 0, failed = 0, err;
 
 	for (size_t d = 0; d < NDRIVERS; d++) {
 		char *path = switch_file(r, drivers[d]);
 
-		switch (file_owner(path, NULL)) {
+		char *text = NULL;
+		struct strvec dirs = STRVEC_INIT;
+
+		switch (file_owner(path, &text)) {
+		case OURS_CHANGED:
+			/* Removing it would take the user's own options with it. */
+			config_b_dirs(text, &dirs);
+			ol_note("'%s' was written by offload-link enable, and options were added to it "
+				"since: left as it is; to stop running offload-link, remove its line "
+				"'-B%s'", path, dirs.nr ? dirs.v[dirs.nr - 1] : "<dir>");
+			kept++;
+			break;
 		case OURS:
 			if (unlink(path) == 0) {
 				removed++;
@@ -362,12 +443,17 @@ static int disable_release(const struct clang_release *r)
 		case NO_FILE:
 			break;
 		}
+		strvec_release(&dirs);
+		free(text);
 		free(path);
 	}
-	if (removed)
+	if (removed && !kept)
 		printf("clang %d: disabled: its links run its own clang-linker-wrapper again\n",
 		       r->major);
-	return failed ? -1 : removed;
+	else if (kept)
+		printf("clang %d: %d file%s of offload-link's removed, %d left with options of yours "
+		       "(note above)\n", r->major, removed, removed == 1 ? "" : "s", kept);
+	return failed ? -1 : removed + kept;
 }
 
 /* ---- the command lines ------------------------------------------------------ */
@@ -541,6 +627,36 @@ static char *compiler_path_offload_link(void)
 	return found;
 }
 
+/* Which clang-linker-wrapper a configuration file of the user's makes clang
+ * run: the first of its -B directories that holds one (clang searches them
+ * in order), then COMPILER_PATH's, then clang's own. */
+static char *wrapper_a_file_runs(const char *path, const char *env_dir)
+{
+	char *text = NULL, *found = NULL;
+	struct strvec dirs = STRVEC_INIT;
+
+	file_owner(path, &text);
+	if (text)
+		config_b_dirs(text, &dirs);
+	for (size_t i = 0; i < dirs.nr && !found; i++) {
+		char *wrapper = ol_xasprintf("%s/clang-linker-wrapper", dirs.v[i]);
+
+		if (access(wrapper, X_OK) == 0)
+			found = names_offload_link(dirs.v[i])
+					? ol_xasprintf("it runs offload-link (-B%s)", dirs.v[i])
+					: ol_xasprintf("it runs the clang-linker-wrapper of -B%s, not "
+						       "offload-link", dirs.v[i]);
+		free(wrapper);
+	}
+	if (!found)
+		found = env_dir ? ol_xasprintf("it names no -B with a clang-linker-wrapper: offload-link "
+					       "through COMPILER_PATH (%s)", env_dir)
+				: ol_xstrdup("it names no -B with a clang-linker-wrapper: clang's own");
+	strvec_release(&dirs);
+	free(text);
+	return found;
+}
+
 /* One line: which wrapper <driver>-<N> runs for an offloading link, and why. */
 static void status_line(const struct clang_release *r, const char *driver, const char *env_dir)
 {
@@ -569,12 +685,15 @@ static void status_line(const struct clang_release *r, const char *driver, const
 		else if (owner == NO_FILE && exists(triple))
 			other = triple;
 	}
-	if (owner == OURS) {
-		printf("offload-link (it reads %s, written by offload-link enable%s)\n", path,
-		       r->major == 16 ? ", which adds --offload-new-driver" : "");
+	if (owner == OURS || owner == OURS_CHANGED) {
+		printf("offload-link (it reads %s, written by offload-link enable%s%s)\n", path,
+		       r->major == 16 ? ", which adds --offload-new-driver" : "",
+		       owner == OURS_CHANGED ? ", with options of yours added" : "");
 	} else if (other) {
-		printf("set by %s (clang reads it; offload-link did not write it)%s\n", other,
-		       env_dir ? "; offload-link through COMPILER_PATH unless it names another -B" : "");
+		char *runs = wrapper_a_file_runs(other, env_dir);
+
+		printf("set by %s (clang reads it; offload-link did not write it): %s\n", other, runs);
+		free(runs);
 	} else if (env_dir) {
 		printf("offload-link (COMPILER_PATH names %s%s)\n", env_dir,
 		       r->major == 16 ? "; for OpenMP only with --offload-new-driver" : "");
