@@ -155,6 +155,91 @@ def gpu_units(outdir, clang, units, archs, lto, jobs, runtime=True):
     return objects
 
 
+def _heavy_shared(u, shared_callers):
+    """Unit u's part of h_shared(): its declaration (and in unit 0 its
+    definition), and the call f0 makes when u is one of its callers."""
+    shared = ""
+    if shared_callers:
+        shared = "double h_shared(double);\n"
+        if u == 0:
+            shared += "double h_shared(double x) { return x * 0.5 + 1.0; }\n"
+    return shared, ("h_shared(x) + " if u < shared_callers else "")
+
+
+# One unit of the heavy program, C and C++ (%-formatted with u, n: the next
+# unit, k, shared: h_shared()'s part, call: its call in f0).
+HEAVY_C_UNIT = (
+    "#pragma omp declare target\n%(shared)s"
+    "double h%(u)03d_g0[64], h%(u)03d_g1[64], h%(u)03d_g2[64], h%(u)03d_g3[64];\n"
+    "double h%(n)03d_f2(double);\n"
+    "double h%(u)03d_f0(double x) {\n"
+    "  int i = (int)x & 63;\n"
+    "  return %(call)sx * h%(u)03d_g0[i] + h%(u)03d_g1[(i + %(k)d) & 63];\n}\n"
+    "double h%(u)03d_f1(double x) {\n"
+    "  double s = 0;\n"
+    "  for (int j = 0; j < 4; j++) s += h%(u)03d_f0(x + j) * h%(u)03d_g2[j];\n"
+    "  return s + h%(n)03d_f2(x);\n}\n"
+    "double h%(u)03d_f2(double x) { return x * h%(u)03d_g3[(int)x & 63] + %(k)d; }\n"
+    "#pragma omp end declare target\n"
+    "double h%(u)03d(double *a, int n) {\n"
+    "  double sum = 0;\n"
+    "#pragma omp target teams distribute parallel for reduction(+: sum) "
+    "map(to: a[0:n])\n"
+    "  for (int i = 0; i < n; i++) sum += h%(u)03d_f1(a[i]);\n"
+    "  return sum;\n}\n")
+
+HEAVY_CXX_UNIT = (
+    "#pragma omp declare target\n%(shared)s"
+    "double h%(u)03d_g0[64], h%(u)03d_g1[64], h%(u)03d_g2[64], h%(u)03d_g3[64];\n"
+    "double h%(n)03d_f2(double);\n"
+    "struct H%(u)03dBase {\n  double w;\n  H%(u)03dBase(double w);\n"
+    "  virtual ~H%(u)03dBase();\n  virtual double eval(double x) const;\n};\n"
+    "struct H%(u)03dScaled : H%(u)03dBase {\n  double s;\n"
+    "  H%(u)03dScaled(double w, double s);\n  ~H%(u)03dScaled() override;\n"
+    "  double eval(double x) const override;\n};\n"
+    "H%(u)03dBase::H%(u)03dBase(double w) : w(w) {}\n"
+    "H%(u)03dBase::~H%(u)03dBase() {}\n"
+    "double H%(u)03dBase::eval(double x) const { return x * w; }\n"
+    "H%(u)03dScaled::H%(u)03dScaled(double w, double s) : H%(u)03dBase(w), s(s) {}\n"
+    "H%(u)03dScaled::~H%(u)03dScaled() {}\n"
+    "double H%(u)03dScaled::eval(double x) const { return H%(u)03dBase::eval(x) * s + %(k)d; }\n"
+    "template <typename T> T h%(u)03d_mix(T a, T b) { return a * T(0.75) + b; }\n"
+    "double h%(u)03d_f0(double x) {\n"
+    "  int i = (int)x & 63;\n"
+    "  return %(call)sx * h%(u)03d_g0[i] + h%(u)03d_g1[(i + %(k)d) & 63];\n}\n"
+    "double h%(u)03d_f1(double x) {\n"
+    "  H%(u)03dScaled obj(h%(u)03d_g2[1] + 1.0, 2.0);\n"
+    "  const H%(u)03dBase &base = obj;\n"
+    "  double s = 0;\n"
+    "  for (int j = 0; j < 4; j++) s += h%(u)03d_f0(x + j) * h%(u)03d_g2[j];\n"
+    "  return h%(u)03d_mix(s + base.eval(x), h%(n)03d_f2(x));\n}\n"
+    "double h%(u)03d_f2(double x) { return x * h%(u)03d_g3[(int)x & 63] + %(k)d; }\n"
+    "#pragma omp end declare target\n"
+    "extern \"C\" double h%(u)03d(double *a, int n) {\n"
+    "  double sum = 0;\n"
+    "#pragma omp target teams distribute parallel for reduction(+: sum) "
+    "map(to: a[0:n])\n"
+    "  for (int i = 0; i < n; i++) sum += h%(u)03d_f1(a[i]);\n"
+    "  return sum;\n}\n")
+
+
+def _heavy_program(outdir, units, shared_callers, ext, unit_text):
+    """Writes the units of the heavy program and its main.c; returns the
+    paths, main.c first."""
+    os.makedirs(outdir, exist_ok=True)
+    sources = []
+    for u in range(units):
+        shared, call = _heavy_shared(u, shared_callers)
+        path = os.path.join(outdir, "heavy%03d%s" % (u, ext))
+        with open(path, "w") as out:
+            out.write(unit_text % {"u": u, "n": (u + 1) % units, "k": u % 7 + 1,
+                                   "shared": shared, "call": call})
+        sources.append(path)
+    main = _write_main(outdir, ["double h%03d(double *, int);" % u for u in range(units)],
+                       "  double a[64] = {0};\n", ["(long)h%03d(a, 64)" % u for u in range(units)])
+    return [main] + sources
+
+
 def heavy_sources(outdir, units, shared_callers=0):
     """The heavy GPU program (issue 12): `units` C files, each with one
     reduction kernel over a mapped array, four declare target arrays of 64 and
@@ -164,41 +249,7 @@ def heavy_sources(outdir, units, shared_callers=0):
     architecture's LTO.  shared_callers > 0: unit 0 also defines h_shared(),
     which f0 of the first shared_callers units calls (a function many units
     call, for the partitioned relink).  Returns the paths, main.c first."""
-    os.makedirs(outdir, exist_ok=True)
-    sources = []
-    for u in range(units):
-        nxt = (u + 1) % units
-        path = os.path.join(outdir, "heavy%03d.c" % u)
-        shared = ""
-        if shared_callers:
-            shared = "double h_shared(double);\n"
-            if u == 0:
-                shared += "double h_shared(double x) { return x * 0.5 + 1.0; }\n"
-        call = "h_shared(x) + " if u < shared_callers else ""
-        with open(path, "w") as out:
-            out.write(
-                "#pragma omp declare target\n" + shared +
-                "double h%(u)03d_g0[64], h%(u)03d_g1[64], h%(u)03d_g2[64], h%(u)03d_g3[64];\n"
-                "double h%(n)03d_f2(double);\n"
-                "double h%(u)03d_f0(double x) {\n"
-                "  int i = (int)x & 63;\n"
-                "  return %(call)sx * h%(u)03d_g0[i] + h%(u)03d_g1[(i + %(k)d) & 63];\n}\n"
-                "double h%(u)03d_f1(double x) {\n"
-                "  double s = 0;\n"
-                "  for (int j = 0; j < 4; j++) s += h%(u)03d_f0(x + j) * h%(u)03d_g2[j];\n"
-                "  return s + h%(n)03d_f2(x);\n}\n"
-                "double h%(u)03d_f2(double x) { return x * h%(u)03d_g3[(int)x & 63] + %(k)d; }\n"
-                "#pragma omp end declare target\n"
-                "double h%(u)03d(double *a, int n) {\n"
-                "  double sum = 0;\n"
-                "#pragma omp target teams distribute parallel for reduction(+: sum) "
-                "map(to: a[0:n])\n"
-                "  for (int i = 0; i < n; i++) sum += h%(u)03d_f1(a[i]);\n"
-                "  return sum;\n}\n" % {"u": u, "n": nxt, "k": u % 7 + 1, "call": call})
-        sources.append(path)
-    main = _write_main(outdir, ["double h%03d(double *, int);" % u for u in range(units)],
-                       "  double a[64] = {0};\n", ["(long)h%03d(a, 64)" % u for u in range(units)])
-    return [main] + sources
+    return _heavy_program(outdir, units, shared_callers, ".c", HEAVY_C_UNIT)
 
 
 def heavy_cxx_sources(outdir, units, shared_callers=0):
@@ -208,55 +259,7 @@ def heavy_cxx_sources(outdir, units, shared_callers=0):
     and mixes with a function template; f2, h_shared and the kernel are as in
     heavy_sources.  main.c stays C (the kernels' host functions are extern
     "C").  Returns the paths, main.c first."""
-    os.makedirs(outdir, exist_ok=True)
-    sources = []
-    for u in range(units):
-        nxt = (u + 1) % units
-        path = os.path.join(outdir, "heavy%03d.cpp" % u)
-        shared = ""
-        if shared_callers:
-            shared = "double h_shared(double);\n"
-            if u == 0:
-                shared += "double h_shared(double x) { return x * 0.5 + 1.0; }\n"
-        call = "h_shared(x) + " if u < shared_callers else ""
-        with open(path, "w") as out:
-            out.write(
-                "#pragma omp declare target\n" + shared +
-                "double h%(u)03d_g0[64], h%(u)03d_g1[64], h%(u)03d_g2[64], h%(u)03d_g3[64];\n"
-                "double h%(n)03d_f2(double);\n"
-                "struct H%(u)03dBase {\n  double w;\n  H%(u)03dBase(double w);\n"
-                "  virtual ~H%(u)03dBase();\n  virtual double eval(double x) const;\n};\n"
-                "struct H%(u)03dScaled : H%(u)03dBase {\n  double s;\n"
-                "  H%(u)03dScaled(double w, double s);\n  ~H%(u)03dScaled() override;\n"
-                "  double eval(double x) const override;\n};\n"
-                "H%(u)03dBase::H%(u)03dBase(double w) : w(w) {}\n"
-                "H%(u)03dBase::~H%(u)03dBase() {}\n"
-                "double H%(u)03dBase::eval(double x) const { return x * w; }\n"
-                "H%(u)03dScaled::H%(u)03dScaled(double w, double s) : H%(u)03dBase(w), s(s) {}\n"
-                "H%(u)03dScaled::~H%(u)03dScaled() {}\n"
-                "double H%(u)03dScaled::eval(double x) const { return H%(u)03dBase::eval(x) * s + %(k)d; }\n"
-                "template <typename T> T h%(u)03d_mix(T a, T b) { return a * T(0.75) + b; }\n"
-                "double h%(u)03d_f0(double x) {\n"
-                "  int i = (int)x & 63;\n"
-                "  return %(call)sx * h%(u)03d_g0[i] + h%(u)03d_g1[(i + %(k)d) & 63];\n}\n"
-                "double h%(u)03d_f1(double x) {\n"
-                "  H%(u)03dScaled obj(h%(u)03d_g2[1] + 1.0, 2.0);\n"
-                "  const H%(u)03dBase &base = obj;\n"
-                "  double s = 0;\n"
-                "  for (int j = 0; j < 4; j++) s += h%(u)03d_f0(x + j) * h%(u)03d_g2[j];\n"
-                "  return h%(u)03d_mix(s + base.eval(x), h%(n)03d_f2(x));\n}\n"
-                "double h%(u)03d_f2(double x) { return x * h%(u)03d_g3[(int)x & 63] + %(k)d; }\n"
-                "#pragma omp end declare target\n"
-                "extern \"C\" double h%(u)03d(double *a, int n) {\n"
-                "  double sum = 0;\n"
-                "#pragma omp target teams distribute parallel for reduction(+: sum) "
-                "map(to: a[0:n])\n"
-                "  for (int i = 0; i < n; i++) sum += h%(u)03d_f1(a[i]);\n"
-                "  return sum;\n}\n" % {"u": u, "n": nxt, "k": u % 7 + 1, "call": call})
-        sources.append(path)
-    main = _write_main(outdir, ["double h%03d(double *, int);" % u for u in range(units)],
-                       "  double a[64] = {0};\n", ["(long)h%03d(a, 64)" % u for u in range(units)])
-    return [main] + sources
+    return _heavy_program(outdir, units, shared_callers, ".cpp", HEAVY_CXX_UNIT)
 
 
 def heavy_units(outdir, clang, units, archs, jobs, shared_callers=0, lang="c", debug=False):
