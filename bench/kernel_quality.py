@@ -46,7 +46,7 @@ the NVPTX kernels are in the device LTO too (without it clang 19 compiles
 them to cubins before the link and only the device runtime is LTO'd);
 e2e -- the OpenMP cases of test/e2e/cases, one device link per link of
 their recipes (cases that only reuse other cases' sources are left out);
-gpu -- test/gpu/omp-main.c + omp-lib.c.  No GPU is needed.
+gpu -- test/gpu/omp-main.c + omp-lib.c, and omp-timing (its three units).  No GPU is needed.
 """
 
 import argparse
@@ -178,6 +178,11 @@ def programs(args, archs, workdir):
         out.append(("test/gpu omp", program_sources(
             args, archs, "gpu", [("test/gpu/omp-main.c", []), ("test/gpu/omp-lib.c", [])], [],
             objdir), []))
+        objdir = os.path.join(workdir, "src", "gpu-omp-timing")
+        out.append(("test/gpu omp-timing", program_sources(
+            args, archs, "gpu-timing", [("test/gpu/omp-timing-main.c", []),
+                                        ("test/gpu/omp-timing-lib.c", []),
+                                        ("test/gpu/omp-timing-ops.c", [])], [], objdir), []))
     if "e2e" in wanted:
         for name, sources, archives, flags in E2E:
             objdir = os.path.join(workdir, "src", "e2e", name.replace("/", "-"))

@@ -864,8 +864,15 @@ static size_t mark_kept(struct splitter *s)
 				s->keep[to] = 1;
 		}
 	}
-	for (size_t i = 0; i < s->nnodes; i++)
+	/* The verifier wants every member of llvm.compiler.used named; an
+	 * unnamed global (a private constant clang made) cannot be listed. */
+	for (size_t i = 0; i < s->nnodes; i++) {
+		size_t len = 0;
+
+		if (s->keep[i] && (LLVMGetValueName2(s->nodes[i].gv, &len), len == 0))
+			s->keep[i] = 0;
 		kept += s->keep[i];
+	}
 	return kept;
 }
 
