@@ -1043,6 +1043,7 @@ class Fuzzer:
         self.differences = 0
         self.full_wrong = 0
         self.invalid = 0
+        self.reported = 0
         self.findings_dir = os.path.join(args.work, "findings")
 
     def log(self, msg):
@@ -1196,7 +1197,8 @@ class Fuzzer:
         if self.args.verbose:
             return
         with self.lock:
-            if self.programs and self.programs % 25 == 0:
+            if self.programs // 25 > self.reported // 25:
+                self.reported = self.programs
                 print("... %d/%d programs, %d links, %d differences, %d invalid (%.0f s)" % (
                     self.programs, len(seeds), self.links, self.differences, self.invalid,
                     time.time() - start), flush=True)
