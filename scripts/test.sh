@@ -35,7 +35,7 @@ if [ "${OL_SANITIZERS:-1}" != 0 ]; then
 	printf '\n== sanitizers: ASan + UBSan build in %s\n' "$asan"
 	mkdir -p "$asan"
 	cmake -S "$repo" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE="${OL_BUILD_TYPE:-RelWithDebInfo}" \
-		-DOL_ENABLE_ASAN=ON -DOL_OMP16_ROOT="$build/deps/omp16" \
+		-DOL_ENABLE_ASAN=ON -DOL_OMP16_ROOT="$build/deps/omp16" -DOL_OMP22_ROOT="$build/deps/omp22" \
 		${OL_LLVM_VERSION:+-DOL_LLVM_VERSION=$OL_LLVM_VERSION} > "$asan/configure.log" ||
 		{ cat "$asan/configure.log"; exit 1; }
 	cmake --build "$asan" -j "$jobs"
