@@ -8,7 +8,7 @@
 #
 # Then the sanitizer configuration: the same sources built with ASan and UBSan
 # in <build>-asan, and every test but the end-to-end ones (and the clang
-# lines' real links) run there (their programs are not sanitized, and they
+# lines' and the partition fuzzer's real links and runs) run there (their programs are not sanitized, and they
 # would double the time), nor the package check (it builds the package from
 # the sources, not from that build); with ctest
 # arguments, those select the tests there too.  The unit tests also run under
@@ -42,7 +42,7 @@ if [ "${OL_SANITIZERS:-1}" != 0 ]; then
 	if [ $# -gt 0 ]; then
 		selection=("$@")
 	else
-		selection=(-E '^(e2e/|differential/clang-lines$|package/)')
+		selection=(-E '^(e2e/|differential/clang-lines$|differential/partition-fuzz$|package/)')
 	fi
 	printf '\n== sanitizers: ctest --test-dir %s --output-on-failure -j %s %s\n' "$asan" "$jobs" \
 		"${selection[*]}"
