@@ -16,10 +16,17 @@
  *           functions, internal unnamed_addr constants and shared-memory
  *           (LDS) variables, whose state lives only as long as a kernel's
  *           block;
- *   import  an owned function or constant another partition reaches is
- *           there as available_externally, for the inliner, as ThinLTO
- *           imports it (not at -O0 and -O1, whose pipelines keep such a
- *           body and codegen would then emit it); codegen emits no body.
+ *   import  an owned constant, or an owned function whose address is
+ *           taken, that another partition reaches is there as
+ *           available_externally, for the inliner, as ThinLTO imports it
+ *           (not at -O0 and -O1, whose pipelines keep such a body and
+ *           codegen would then emit it); codegen emits no body.  An owned
+ *           function whose address nothing takes is a private copy there
+ *           instead: the Attributor reads a copy, not an import.
+ *
+ * A partition must see a global as used wherever full LTO does: what
+ * something it lacks lets out, and every constant table, joins its
+ * llvm.compiler.used (mark_kept).
  *
  * Shared memory is per block and a kernel's block is laid out from what its
  * own partition holds, so every function that touches an LDS variable runs
@@ -822,9 +829,9 @@ static int mirrors_escapes(const struct node *n, unsigned char presence)
 }
 
 /*
- * What must join the partition's llvm.compiler.used, in s->keep: the OpenMP
- * helpers it defines, and every global it holds whose address full LTO sees
- * let out by something this partition lacks (an llvm.used list, a table in
+ * What must join the partition's llvm.compiler.used, in s->keep: private
+ * copies of exported functions, constant tables, and every global it holds
+ * whose address full LTO sees let out by something this partition lacks (an llvm.used list, a table in
  * another partition, a function there).  The optimizer must not find fewer
  * uses of a global here than in the merged module: LLVM 19's Attributor, for
  * one, folds a load from a constant table it believes no one else can see
