@@ -46,6 +46,17 @@ enum ol_opt_id {
 	OPT_COUNT
 };
 
+/* Whether an option decides a device link (options.def, its `key` column). */
+enum ol_key_role {
+	OL_KEY_UNKEYED,
+	OL_KEY_KEYED,
+	OL_KEY_KEYED_PER_TRIPLE,
+	OL_KEY_HOST_INPUT,
+};
+
+/* The role of the record `id` (a canonical id, as cl->args carry). */
+enum ol_key_role ol_option_key_role(enum ol_opt_id id);
+
 struct ol_arg {
 	enum ol_opt_id id;
 	const char *value;     /* value for joined/separate options, else NULL */
@@ -150,6 +161,14 @@ void ol_cmdline_render_host_to(const struct ol_cmdline *cl, const char *output,
  * with upstream's rules for the given flavor (spec 4.2). */
 void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *raw,
 			    const char *triple, enum ol_flavor flavor, struct strvec *out);
+
+/* The arguments of the line that decide a device link for `triple`, in the
+ * line's order, each as "<option name><value>" (the option table's key
+ * column: KEYED ones, and the KEYED_PER_TRIPLE values that apply to
+ * `triple` under `flavor`'s rule).  What the device-link cache key takes
+ * from the command line. */
+void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum ol_flavor flavor,
+			 struct strvec *out);
 
 /* The release the line's wrapper options point to: 16 or 19 when it has
  * one only their wrappers take (16 when the line also has 16's "--"), 22

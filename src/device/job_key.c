@@ -1,8 +1,8 @@
 /*
  * job_key: what decides a device link's output, as the key of its entry in
  * the device-link cache (include/offload/job_key.h).  Beside the jobs
- * (jobs.c): an option that reaches a device link is added to the key here,
- * and each target family adds the tools it runs and the files it reads
+ * (jobs.c): the options come from the option table, each record of which
+ * says whether it decides a device link (options.def), and each target family adds the tools it runs and the files it reads
  * through its identify function (target_*.c); the cache stores what the key
  * names and knows nothing of what it covers.
  *
@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 
 /* Bumped whenever what a key covers changes. */
-#define CACHE_FORMAT "offload-link device-link cache 1"
+#define CACHE_FORMAT "offload-link device-link cache 2"
 
 /* ---- tools, files and images ------------------------------------------------------ */
 
@@ -227,32 +227,19 @@ static void key_backend(struct ol_cache *c, struct ol_sha256 *h)
 	ol_key_file(c, h, ol_backend_path());
 }
 
-/* Every option that reaches the device link or its LTO, and the tools the
- * family runs and the other files it reads. */
+/* What decides the link besides the inputs: the options the table marks as
+ * deciding one (include/offload/options.def, its key column), what the
+ * environment decides (OFFLOAD_LINK_DEVICE_LTO), and the tools the family
+ * runs and the other files it reads. */
 static void key_settings(struct ol_cache *c, const struct ol_group *g,
 			 const struct ol_link_context *ctx, struct ol_sha256 *h)
 {
-	const struct ol_cmdline *cl = ctx->cl;
-	struct strvec device = STRVEC_INIT;
+	struct strvec options = STRVEC_INIT;
 
-	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &device);
-	key_strvec(h, "device-linker", &device);
-	strvec_release(&device);
-	ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &device);
-	key_strvec(h, "device-compiler", &device);
-	strvec_release(&device);
-	key_strvec(h, "mllvm", &cl->mllvm);
-	key_strvec(h, "offload-opt", &cl->offload_opt);
-	key_strvec(h, "ptxas-arg", &cl->ptxas_args);
-	key_strvec(h, "builtin-bitcode", &cl->builtin_bitcode);
-	key_strvec(h, "bitcode-library", &cl->bitcode_library);
-	key_strvec(h, "pass-remarks", &cl->pass_remarks);
-	ol_key_u64(h, (uint64_t)cl->opt_level);
-	ol_key_u64(h, (uint64_t)cl->device_debug);
-	ol_key_u64(h, (uint64_t)cl->embed_bitcode);
-	ol_key_u64(h, (uint64_t)cl->whole_program);
-	ol_key_u64(h, (uint64_t)cl->clang_backend);
-	ol_key_u64(h, (uint64_t)cl->device_lto_units);
+	ol_cmdline_key_args(ctx->cl, g->triple, ctx->flavor, &options);
+	key_strvec(h, "options", &options);
+	strvec_release(&options);
+	ol_key_u64(h, (uint64_t)ctx->cl->device_lto_units);
 	identify_link(g, ctx, c, h);
 }
 

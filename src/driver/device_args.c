@@ -3,6 +3,7 @@
  * to a device link, with each release's rule (upstream's getLinkerArgs).
  */
 #include "offload/cmdline.h"
+#include "driver_internal.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -59,24 +60,52 @@ static int triple_has_known_arch(const char *triple, size_t len)
  *   22:     T not a triple (unknown arch) -> the whole value; else as 16/19.
  * AUTO uses 22's rule.
  */
+/* One value under that rule: pushes what applies to `triple`, if anything. */
+static void push_device_arg(const char *arg, const char *triple, enum ol_flavor flavor,
+			    struct strvec *out)
+{
+	const char *eq = strchr(arg, '=');
+	size_t tlen = eq ? (size_t)(eq - arg) : strlen(arg);
+	const char *value = eq ? eq + 1 : "";
+
+	if (flavor != OL_FLAVOR_16 && flavor != OL_FLAVOR_19 && !triple_has_known_arch(arg, tlen))
+		strvec_push(out, arg);
+	else if (!*value)
+		strvec_pushf(out, "%.*s", (int)tlen, arg);
+	else if (triple && strlen(triple) == tlen && strncmp(arg, triple, tlen) == 0)
+		strvec_push(out, value);
+}
+
 void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *raw,
 			    const char *triple, enum ol_flavor flavor, struct strvec *out)
 {
 	(void)cl;
-	for (size_t i = 0; i < raw->nr; i++) {
-		const char *arg = raw->v[i];
-		const char *eq = strchr(arg, '=');
-		size_t tlen = eq ? (size_t)(eq - arg) : strlen(arg);
-		const char *value = eq ? eq + 1 : "";
+	for (size_t i = 0; i < raw->nr; i++)
+		push_device_arg(raw->v[i], triple, flavor, out);
+}
 
-		if (flavor != OL_FLAVOR_16 && flavor != OL_FLAVOR_19 &&
-		    !triple_has_known_arch(arg, tlen)) {
-			strvec_push(out, arg);
-			continue;
+void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum ol_flavor flavor,
+			 struct strvec *out)
+{
+	struct strvec applies = STRVEC_INIT;
+
+	for (size_t i = 0; i < cl->nargs; i++) {
+		const struct ol_arg *a = &cl->args[i];
+		const char *name = a->id < OL_NOPTS ? ol_opts[a->id].name : "";
+
+		switch (ol_option_key_role(a->id)) {
+		case OL_KEY_KEYED:
+			strvec_pushf(out, "%s%s", name, a->value ? a->value : "");
+			break;
+		case OL_KEY_KEYED_PER_TRIPLE:
+			push_device_arg(a->value ? a->value : "", triple, flavor, &applies);
+			for (size_t k = 0; k < applies.nr; k++)
+				strvec_pushf(out, "%s%s", name, applies.v[k]);
+			strvec_release(&applies);
+			break;
+		case OL_KEY_UNKEYED:
+		case OL_KEY_HOST_INPUT:
+			break;
 		}
-		if (!*value)
-			strvec_pushf(out, "%.*s", (int)tlen, arg);
-		else if (triple && strlen(triple) == tlen && strncmp(arg, triple, tlen) == 0)
-			strvec_push(out, value);
 	}
 }

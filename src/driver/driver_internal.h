@@ -50,6 +50,7 @@ struct ol_opt {
 	const char *metavar;
 	const char *help;
 	unsigned versions;
+	enum ol_key_role key;
 };
 
 /* Every record of options.def, indexed by enum ol_opt_id. */

@@ -24,9 +24,10 @@ static const char *const ol_pfx_COFF[] = { "/", "-", "/?", "-?", NULL };
 #define V22 OL_V22
 #define OPT_none OPT_COUNT
 const struct ol_opt ol_opts[] = {
-#define OPTION(id_, prefixes_, name_, kind_, flags_, alias_, canon_, metavar_, help_, versions_) \
+#define OPTION(id_, prefixes_, name_, kind_, flags_, alias_, canon_, metavar_, help_, versions_, \
+	       key_)                                                                             \
 	{ OPT_##id_, ol_pfx_##prefixes_, name_, OL_KIND_##kind_, (flags_), OPT_##alias_,       \
-	  OPT_##canon_, metavar_, help_, (versions_) },
+	  OPT_##canon_, metavar_, help_, (versions_), OL_KEY_##key_ },
 #include "offload/options.def"
 #undef OPTION
 };
@@ -42,6 +43,11 @@ const struct ol_opt ol_opts[] = {
 
 _Static_assert(sizeof(ol_opts) / sizeof(ol_opts[0]) == OL_NOPTS,
 	       "options.def and enum ol_opt_id disagree");
+
+enum ol_key_role ol_option_key_role(enum ol_opt_id id)
+{
+	return id < OL_NOPTS ? ol_opts[id].key : OL_KEY_UNKEYED;
+}
 
 unsigned ol_flavor_mask(enum ol_flavor flavor)
 {
