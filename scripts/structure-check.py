@@ -28,6 +28,16 @@ FORBIDDEN_INCLUDES = {
                   "../device/", "../driver/", "../input/"],
     "src/format": ["offload/cmdline.h", "offload/device_link.h", "offload/inputs.h",
                    "../device/", "../driver/", "../input/"],
+    # The device stage gets its groups prepared: it reads no input file and
+    # no command-line internals.
+    "src/device": ["../driver/", "../input/"],
+    # The protocols are a module of their own: they know the interface and
+    # nothing of the executable.
+    "src/remote": ["offload/cache.h", "offload/cmdline.h", "offload/device_link.h",
+                   "offload/diag.h", "offload/inputs.h", "../cache/"],
+    # The switch installs; it handles no image.
+    "src/switch": ["offload/device_link.h", "offload/inputs.h", "offload/cache.h",
+                   "offload/backend.h", "../device/", "../input/", "../driver/"],
 }
 
 

@@ -150,14 +150,14 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,
 	       char **ir_text, char **err);
 
-/* --- wrapper modules (wrap_openmp.c, wrap_cuda_hip.c, wrap_sycl.c) -------- */
+/* --- wrapper modules (registration_openmp.c, registration_cuda_hip.c, registration_sycl.c) -------- */
 
 /* Fill `mod` (fresh, with its triple set) with the registration code. */
 int ol_be_wrap_openmp(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
 int ol_be_wrap_cuda_hip(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
 int ol_be_wrap_sycl(LLVMModuleRef mod, const struct ol_wrap_request *req, char **err);
 
-/* Shared by the wrapper builders (wrap_common.c). */
+/* Shared by the wrapper builders (registration_common.c). */
 enum ol_be_objfmt { OL_BE_ELF, OL_BE_COFF, OL_BE_MACHO };
 enum ol_be_objfmt ol_be_object_format(const char *triple);
 

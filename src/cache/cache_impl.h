@@ -5,7 +5,7 @@
  *   files.c     writing a file whole; what a failed write does
  *   entry.c     an entry's bytes (header, checksum)
  *   identity.c  the identity table (ids/table)
- *   stats.c     the counters, trimming to the limit, ol_cache_maintain
+ *   cache_stats.c the counters, trimming to the limit, ol_cache_maintain
  *   remote*.c   the remote tier (remote.c) and its protocols (a plugin)
  */
 #ifndef OFFLOAD_CACHE_IMPL_H
@@ -75,7 +75,7 @@ int ol_remotes_writable(const struct ol_remotes *rs);
 void ol_remotes_put(struct ol_remotes *rs, const char *key, const uint8_t *entry, size_t size);
 void ol_remotes_close(struct ol_remotes *rs);
 
-/* stats.c: add this link's counters to <dir>/stats; evict when due. */
+/* cache_stats.c: add this link's counters to <dir>/stats; evict when due. */
 void ol_cache_update_stats(struct ol_cache *c);
 
 #endif

@@ -20,7 +20,7 @@
  * An entry whose checksum fails is ignored as if it were not there.
  */
 #include "cache_impl.h"
-#include "remote_impl.h"
+#include "offload/remote_protocol.h"
 #include "offload/diag.h"
 #include "offload/plugin.h"
 #include "offload/spawn.h"

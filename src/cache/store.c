@@ -8,7 +8,7 @@
  *   <dir>/<2 hex>/<64 hex>   entries (entry.c; the same bytes on remote storage)
  *   <dir>/ids/table          remembered identities (identity.c)
  *   <dir>/tmp/               files being written; renamed into place whole
- *   <dir>/stats              counters, updated under flock(2) (stats.c)
+ *   <dir>/stats              counters, updated under flock(2) (cache_stats.c)
  * Every file appears by rename(2) only, so concurrent links, on one machine
  * or many sharing the directory over a network file system, never read a
  * half-written file; a bad entry found anyway (a disk error, a truncated

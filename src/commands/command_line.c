@@ -1,13 +1,13 @@
 /*
  * command_line: the one option reader of the companion commands, driven by
- * each command's table (commands_internal.h), as the link's own options are
- * by options.def.  The table also writes --help.
+ * each command's table (include/offload/command_line.h), as the link's own
+ * options are by options.def.  The table also writes --help.
  *
  * Spellings follow LLVM's tools, whose command lines these commands take:
  * one dash or two; a value as "-name=value" or "-name value", and for a
  * one-letter name also "-nvalue".
  */
-#include "commands_internal.h"
+#include "offload/command_line.h"
 #include "offload/diag.h"
 
 #include <stdarg.h>

@@ -3,6 +3,7 @@
  */
 #include "offload/commands.h"
 #include "commands_internal.h"
+#include "offload/switch.h"
 
 #include <string.h>
 

@@ -74,7 +74,7 @@ static int link_code_object(const struct ol_group *g, const struct ol_link_conte
 	return ol_group_run_linker(g, ctx, &argv, out, files);
 }
 
-int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
+static int amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	struct strvec files = STRVEC_INIT;
 	struct strbuf id_features = STRBUF_INIT;
@@ -118,8 +118,8 @@ int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 	return rc;
 }
 
-void ol_target_amdgpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			       struct ol_cache *c, struct ol_sha256 *h)
+static void amdgpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			    struct ol_cache *c, struct ol_sha256 *h)
 {
 	char *lld = find_lld();
 
@@ -128,3 +128,12 @@ void ol_target_amdgpu_identify(const struct ol_group *g, const struct ol_link_co
 	ol_key_tool(c, h, lld);
 	free(lld);
 }
+
+static int matches_amdgpu(const char *triple)
+{
+	return ol_starts_with(triple, "amdgcn-");
+}
+
+const struct ol_target ol_target_amdgpu = {
+	"amdgpu", matches_amdgpu, 0, amdgpu_link, { "-mcpu=", 1, 1, 1 }, amdgpu_identify, NULL,
+};

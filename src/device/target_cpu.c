@@ -122,7 +122,7 @@ static int link_with_host_linker(struct ol_group *g, const struct ol_link_contex
 	return rc;
 }
 
-int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx)
+static int cpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	struct strvec files = STRVEC_INIT;
 	char *prefix = ol_group_output_prefix(g, ctx);
@@ -167,8 +167,8 @@ static const char *resolved_path(const struct ol_inputs *in, size_t item)
  * objects and the host line's libraries, by content, and the flags among
  * them.  (A shared library's own dependencies, such as libc.so.6 behind the
  * libc.so script, are not followed: they do not change the image's bytes.) */
-void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			    struct ol_cache *c, struct ol_sha256 *h)
+static void cpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			 struct ol_cache *c, struct ol_sha256 *h)
 {
 	const struct ol_cmdline *cl = ctx->cl;
 	struct strvec libs = STRVEC_INIT;
@@ -211,3 +211,22 @@ void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_conte
 		ol_key_file(c, h, path);
 	}
 }
+
+/* CPUs that can run "host offload" images through libomptarget's CPU plugin
+ * (upstream's list: x86, x86_64, aarch64, aarch64_be, ppc64, ppc64le,
+ * systemz, loongarch64). */
+static int matches_cpu(const char *triple)
+{
+	static const char *const arches[] = {
+		"x86_64-", "i386-", "i686-", "aarch64-", "aarch64_be-", "powerpc64-",
+		"powerpc64le-", "ppc64-", "ppc64le-", "s390x-", "systemz-", "loongarch64-",
+	};
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (ol_starts_with(triple, arches[i]))
+			return 1;
+	return 0;
+}
+
+const struct ol_target ol_target_cpu = {
+	"cpu", matches_cpu, 0, cpu_link, { "-march=", 0, 1, 0 }, cpu_identify, NULL,
+};

@@ -6,19 +6,12 @@
 #include "offload/backend.h"
 #include "offload/strvec.h"
 
-int ol_target_cpu_link(struct ol_group *g, const struct ol_link_context *ctx);
-int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx);
-int ol_target_amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx);
-int ol_target_spirv_link(struct ol_group *g, const struct ol_link_context *ctx);
-void ol_target_cpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			    struct ol_cache *c, struct ol_sha256 *h);
-void ol_target_nvptx_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			      struct ol_cache *c, struct ol_sha256 *h);
-void ol_target_amdgpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			       struct ol_cache *c, struct ol_sha256 *h);
-void ol_target_spirv_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			      struct ol_cache *c, struct ol_sha256 *h);
-char *ol_target_nvptx_omp_refusal(const struct ol_group *g, const struct ol_link_context *ctx);
+/* Each family's row of the table (targets.c), defined in its
+ * target_<family>.c with the functions it points to. */
+extern const struct ol_target ol_target_cpu;
+extern const struct ol_target ol_target_nvptx;
+extern const struct ol_target ol_target_amdgpu;
+extern const struct ol_target ol_target_spirv;
 /* clang_link.c: the clang that drives device links (malloc'd, or NULL). */
 char *ol_group_find_clang(const struct ol_link_context *ctx);
 

@@ -331,7 +331,7 @@ static int check_fatbinaries(const struct ol_group *g)
 	return rc;
 }
 
-int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
+static int nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	struct strvec files = STRVEC_INIT;
 	struct ol_lto_settings lto;
@@ -375,8 +375,8 @@ int ol_target_nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
 	return rc;
 }
 
-void ol_target_nvptx_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			      struct ol_cache *c, struct ol_sha256 *h)
+static void nvptx_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			   struct ol_cache *c, struct ol_sha256 *h)
 {
 	static const char *const tools[] = { "ptxas", "nvlink" };
 
@@ -439,7 +439,7 @@ static void add_recorded_tools(struct strbuf *sb, const struct ol_buffer *image)
 	strvec_release(&shown);
 }
 
-char *ol_target_nvptx_omp_refusal(const struct ol_group *g, const struct ol_link_context *ctx)
+static char *nvptx_omp_refusal(const struct ol_group *g, const struct ol_link_context *ctx)
 {
 	const struct omp_cubin_reader *reader = NULL;
 	struct ol_cubin_header cubin;
@@ -482,3 +482,13 @@ char *ol_target_nvptx_omp_refusal(const struct ol_group *g, const struct ol_link
 			    (int)ctx->flavor, reader->newest_sm);
 	return strbuf_detach(&why);
 }
+
+static int matches_nvptx(const char *triple)
+{
+	return ol_starts_with(triple, "nvptx64-") || ol_starts_with(triple, "nvptx-");
+}
+
+const struct ol_target ol_target_nvptx = {
+	"nvptx", matches_nvptx, 0, nvptx_link, { "-march=", 0, 0, 1 }, nvptx_identify,
+	nvptx_omp_refusal,
+};

@@ -57,7 +57,7 @@ static int run_sycl_linker(const struct ol_group *g, const struct ol_link_contex
 	return rc;
 }
 
-int ol_target_spirv_link(struct ol_group *g, const struct ol_link_context *ctx)
+static int spirv_link(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	struct strvec files = STRVEC_INIT;
 	char *prefix = NULL, *linker = NULL;
@@ -85,8 +85,8 @@ int ol_target_spirv_link(struct ol_group *g, const struct ol_link_context *ctx)
 	return rc;
 }
 
-void ol_target_spirv_identify(const struct ol_group *g, const struct ol_link_context *ctx,
-			      struct ol_cache *c, struct ol_sha256 *h)
+static void spirv_identify(const struct ol_group *g, const struct ol_link_context *ctx,
+			   struct ol_cache *c, struct ol_sha256 *h)
 {
 	char *linker = ol_find_llvm_tool("clang-sycl-linker", ctx->flavor, OL_LLVM_BINDIR);
 
@@ -94,3 +94,16 @@ void ol_target_spirv_identify(const struct ol_group *g, const struct ol_link_con
 	ol_key_tool(c, h, linker);
 	free(linker);
 }
+
+/* Triple::spirv64, with or without a SPIR-V version (spirv64v1.5-...). */
+static int matches_spirv(const char *triple)
+{
+	return ol_starts_with(triple, "spirv64-") || ol_starts_with(triple, "spirv64v");
+}
+
+/* SYCL only: upstream 22 wraps OpenMP SPIR-V images for Intel GPUs in an
+ * inner OffloadBinary, which is not done here. */
+const struct ol_target ol_target_spirv = {
+	"spirv", matches_spirv, OL_OFK_SYCL, spirv_link, { "-march=", 0, 0, 1 }, spirv_identify,
+	NULL,
+};

@@ -1,9 +1,9 @@
 /*
  * remote_message: the messages the protocols of offload-link-remote.so hand
- * back (remote_impl.h); the protocols use it, the module's table lists
+ * back (remote_protocol.h); the protocols use it, the module's table lists
  * them, and neither calls the other.
  */
-#include "remote_impl.h"
+#include "offload/remote_protocol.h"
 
 #include <stdarg.h>
 #include <stdio.h>

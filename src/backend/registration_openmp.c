@@ -1,5 +1,5 @@
 /*
- * wrap_openmp: the OpenMP registration module (spec 5.3).  A descriptor
+ * registration_openmp: the OpenMP registration module (spec 5.3).  A descriptor
  * listing every device image, registered with libomptarget by a constructor:
  *
  *   19/22 (llvm/lib/Frontend/Offloading/OffloadWrapper.cpp): each image is a

@@ -9,8 +9,8 @@
  *   clang-linker-wrapper 22 builds (OpenMP: one image per input, an
  *   OffloadBinary; CUDA: one fatbinary; HIP: one offload bundle).
  *
- * The backend builds the module (src/backend/wrap_openmp.c,
- * wrap_cuda_hip.c); this file reads the command line and the images and
+ * The backend builds the module (src/backend/registration_openmp.c,
+ * registration_cuda_hip.c); this file reads the command line and the images and
  * writes the output atomically, so a failed run leaves none.  An OpenMP
  * input in the OffloadBinary layout of LLVM after 22 (version 2 or 3:
  * several entries, maybe compressed) is registered as one version 1 binary

@@ -1,5 +1,5 @@
 /*
- * wrap_common: the pieces every registration module is built from, written
+ * registration_common: the pieces every registration module is built from, written
  * after llvm/lib/Frontend/Offloading/Utility.cpp (19, 22), the 16-era
  * clang/tools/clang-linker-wrapper/OffloadWrapper.cpp, and
  * llvm/lib/Transforms/Utils/ModuleUtils.cpp (appendToGlobalCtors,

@@ -1,5 +1,5 @@
 /*
- * wrap_sycl: the SYCL registration module of upstream 22 (spec 5.6, after
+ * registration_sycl: the SYCL registration module of upstream 22 (spec 5.6, after
  * wrapSYCLBinaries in 22's llvm/lib/Frontend/Offloading/OffloadWrapper.cpp).
  *
  * A __sycl.tgt_bin_desc lists one __sycl.tgt_device_image per device image:

@@ -11,7 +11,7 @@
  * The connect timeout bounds connecting, the operation timeout each read
  * or write on the socket.
  */
-#include "remote_impl.h"
+#include "offload/remote_protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /*
- * wrap_cuda_hip: the CUDA and HIP registration modules (spec 5.4, 5.5), after
+ * registration_cuda_hip: the CUDA and HIP registration modules (spec 5.4, 5.5), after
  * llvm/lib/Frontend/Offloading/OffloadWrapper.cpp (19, 22) and the 16-era
  * clang-linker-wrapper copy.  One fatbinary per module, wrapped in a
  * __fatBinC_Wrapper_t; a constructor registers it and then walks the offload

@@ -1,11 +1,12 @@
 /*
  * llvm_map_order: LLVM's StringMap and DenseMap<StringRef> iteration order
- * (include/offload/llvm_map_order.h).  Only the bucket walk is emulated:
- * insertion, probing and growth, with the keys' hashes.
+ * (include/offload/llvm_map_order.h), which decides the order of the entries
+ * upstream's packagers write, so a byte format of its own.  Only the bucket
+ * walk is emulated: insertion, probing and growth, with the keys' hashes.
  */
 #include "offload/llvm_map_order.h"
 #include "offload/diag.h"
-#include "../format/format_internal.h"
+#include "format_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * remote_impl.h: the interface between the remote storage tier (remote.c,
+ * remote_protocol.h: the interface between the remote storage tier (remote.c,
  * in the executable) and its protocols (remote_redis.c, remote_http.c, built
  * into offload-link-remote.so).
  *
@@ -14,8 +14,8 @@
  * checksum included) under the cache key (64 hex), in its own namespace.
  * Calls come from one thread at a time.
  */
-#ifndef OFFLOAD_REMOTE_IMPL_H
-#define OFFLOAD_REMOTE_IMPL_H
+#ifndef OFFLOAD_REMOTE_PROTOCOL_H
+#define OFFLOAD_REMOTE_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /*
  * remote_module: the entry of offload-link-remote.so, the table of remote
- * storage protocols (remote_impl.h).  A new protocol is one file with its
+ * storage protocols (remote_protocol.h).  A new protocol is one file with its
  * struct ol_remote_protocol, and a line here.
  */
-#include "remote_impl.h"
+#include "offload/remote_protocol.h"
 
 static const struct ol_remote_protocol *const table[] = {
 	&ol_remote_redis,

@@ -18,7 +18,7 @@
  * The connect timeout bounds connecting, the operation timeout each whole
  * request.  One handle per remote keeps the connection open between requests.
  */
-#include "remote_impl.h"
+#include "offload/remote_protocol.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>

@@ -21,7 +21,8 @@
 #include "offload/spawn.h"
 #include "offload/strvec.h"
 #include "offload/tempfile.h"
-#include "commands_internal.h"
+#include "offload/command_line.h"
+#include "offload/switch.h"
 
 #include <dirent.h>
 #include <errno.h>
