@@ -4,13 +4,17 @@
 1. No loop of source files calls each other's functions: the graph of
    "file A calls a function file B defines", read from the symbols of the
    build's object files (nm), has no cycle.
-2. Each folder includes only what the layout lets it: the cache is a store
+2. No loop of folders either: the same graph, file by folder.
+3. Each folder includes only what the layout lets it: the cache is a store
    and knows nothing of the device link, the command line or the driver.
+4. The picture of the folders in docs/design.md ("Overview") is the one
+   the code draws: --picture prints it, and a picture that differs fails.
 
     scripts/structure-check.py <build directory>
+    scripts/structure-check.py --picture <build directory>
 
-Prints each loop (its files and who calls whom) and each forbidden include;
-exit status 1 when there is any.
+Prints each loop (its files and who calls whom), each forbidden include and
+a stale picture; exit status 1 when there is any.
 """
 
 import collections
@@ -102,6 +106,52 @@ def loops(graph):
     return found
 
 
+# Folders in the order of the pipeline (docs/design.md, "Overview"), then
+# the ones beside it; the picture lists them so.
+FOLDER_ORDER = ["driver", "input", "group", "device", "wrap", "host", "cache", "commands",
+                "switch", "format", "support"]
+PICTURE_BEGIN = "<!-- structure-check: picture begin -->"
+PICTURE_END = "<!-- structure-check: picture end -->"
+
+
+def folder_graph(graph):
+    """folder -> folders whose functions its files call."""
+    folders = collections.defaultdict(set)
+    for source, owners in graph.items():
+        mine = source.split("/")[1]
+        folders[mine]
+        for owner in owners:
+            theirs = owner.split("/")[1]
+            if theirs != mine:
+                folders[mine].add(theirs)
+    return folders
+
+
+def order_key(folder):
+    return (FOLDER_ORDER.index(folder) if folder in FOLDER_ORDER else len(FOLDER_ORDER), folder)
+
+
+def picture(folders):
+    lines = ["```"]
+    for folder in sorted(folders, key=order_key):
+        calls = sorted(folders[folder], key=order_key)
+        lines.append("%-9s ──> %s" % (folder, ", ".join(calls) if calls else "nothing of ours"))
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def stale_picture(folders):
+    path = os.path.join(SOURCE_DIR, "docs", "design.md")
+    text = open(path, encoding="utf-8").read()
+    if PICTURE_BEGIN not in text or PICTURE_END not in text:
+        return "docs/design.md: no picture between %s and %s" % (PICTURE_BEGIN, PICTURE_END)
+    shown = text.split(PICTURE_BEGIN, 1)[1].split(PICTURE_END, 1)[0].strip()
+    if shown != picture(folders):
+        return ("docs/design.md: the picture of the folders is not the code's; "
+                "scripts/structure-check.py --picture <build> draws it:\n" + picture(folders))
+    return None
+
+
 def forbidden_includes():
     bad = []
     for folder, banned in FORBIDDEN_INCLUDES.items():
@@ -117,20 +167,38 @@ def forbidden_includes():
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    draw = args[:1] == ["--picture"]
+    if draw:
+        args = args[1:]
+    if len(args) != 1:
         raise SystemExit(__doc__)
-    graph = call_graph(sys.argv[1])
+    graph = call_graph(args[0])
+    folders = folder_graph(graph)
+    if draw:
+        print(picture(folders))
+        return 0
     status = 0
     for component in loops(graph):
         status = 1
         print("loop of %d files:" % len(component))
         for source in component:
             print("  %s calls %s" % (source, ", ".join(sorted(graph[source] & set(component)))))
+    for component in loops(folders):
+        status = 1
+        print("loop of %d folders:" % len(component))
+        for folder in component:
+            print("  %s calls %s" % (folder, ", ".join(sorted(folders[folder] & set(component)))))
+    stale = stale_picture(folders)
+    if stale:
+        status = 1
+        print(stale)
     for line in forbidden_includes():
         status = 1
         print(line)
-    print("structure-check: %d files, %s" % (len(graph), "no loop, no forbidden include"
-                                              if status == 0 else "see above"))
+    print("structure-check: %d files in %d folders, %s" % (
+        len(graph), len(folders),
+        "no loop, no forbidden include, the picture is true" if status == 0 else "see above"))
     return status
 
 

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OL_BACKEND_ABI 5
+#define OL_BACKEND_ABI 6
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -63,6 +63,15 @@ static inline void ol_bc_info_release(struct ol_bc_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
+/* What lto() does with a request's modules. */
+enum ol_lto_mode {
+	OL_LTO_WHOLE,          /* link, internalize, optimize, generate code */
+	OL_LTO_PARTITION,      /* the one module is a partition split() made: its
+				  linkage is final (nothing is internalized) */
+	OL_LTO_CODEGEN_ONLY,   /* link and generate code, no optimization: the
+				  modules are partitions lto() optimized (emit_bitcode) */
+};
+
 struct ol_lto_request {
 	const char *triple;
 	const char *cpu;                /* "" for none */
@@ -90,14 +99,10 @@ struct ol_lto_request {
 	void (*phase)(const char *name, int begin);
 	/* Partitioned LTO (docs/design.md, "Partitioned device LTO").
 	 * split(): the partition each module's definitions go to (nmodules
-	 * entries below npartitions).  lto(): the one module is a partition
-	 * split() made, whose linkage is final (nothing is internalized). */
+	 * entries below npartitions). */
 	const unsigned *module_partition;
 	size_t npartitions;
-	int is_partition;
-	/* lto(): link the modules and generate code, no optimization: the
-	 * modules are partitions that lto() optimized (emit_bitcode). */
-	int codegen_only;
+	enum ol_lto_mode mode;
 };
 
 enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4, OL_WRAP_SYCL = 8 };

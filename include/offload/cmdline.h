@@ -51,6 +51,7 @@ enum ol_key_role {
 	OL_KEY_UNKEYED,
 	OL_KEY_KEYED,
 	OL_KEY_KEYED_PER_TRIPLE,
+	OL_KEY_KEYED_DECODED,
 	OL_KEY_HOST_INPUT,
 };
 
@@ -165,7 +166,8 @@ void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *ra
 /* The arguments of the line that decide a device link for `triple`, in the
  * line's order, each as "<option name><value>" (the option table's key
  * column: KEYED ones, and the KEYED_PER_TRIPLE values that apply to
- * `triple` under `flavor`'s rule).  What the device-link cache key takes
+ * `triple` under `flavor`'s rule; not the KEYED_DECODED ones, whose
+ * settings the key takes).  What the device-link cache key takes
  * from the command line. */
 void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum ol_flavor flavor,
 			 struct strvec *out);

@@ -1,6 +1,6 @@
 /*
  * command_line: the one option reader of the companion commands
- * (src/commands/command_line.c): `offload-link inspect`, `package`, `wrap`,
+ * (src/support/command_line.c): `offload-link inspect`, `package`, `wrap`,
  * `cache` and the switch's `enable`, `disable` and `status`.
  */
 #ifndef OFFLOAD_COMMAND_LINE_H

@@ -25,6 +25,13 @@ struct ol_target;
 struct ol_cache;
 struct ol_sha256;
 
+/* How a group's device link runs (ol_group_prepare decides it, once). */
+enum ol_link_route {
+	OL_ROUTE_FAMILY,               /* the family's own link (struct ol_target) */
+	OL_ROUTE_CLANG,                /* clang links the images as given (route_reason) */
+	OL_ROUTE_JIT,                  /* --embed-bitcode: the bitcode, for the runtime's JIT */
+};
+
 struct ol_group {
 	const char *triple;
 	const char *arch;              /* as in the first image; 22: "" for generic */
@@ -32,6 +39,15 @@ struct ol_group {
 	struct ol_device_image **images;
 	size_t nimages;
 	unsigned kinds;                /* OR of enum ol_offload_kind of the images */
+	/* What its link needs of the command line, prepared by the group stage
+	 * (src/group/prepare.c) so that the device stage reads nothing else. */
+	struct strvec linker_args;     /* --device-linker values for its triple */
+	struct strvec compiler_args;   /* --device-compiler values for its triple */
+	struct strvec key_args;        /* the arguments that decide its link (options.def) */
+	int opt_level;                 /* 0..3 */
+	int debug;                     /* device debug info wanted */
+	enum ol_link_route route;
+	char *route_reason;            /* OL_ROUTE_CLANG: the argument that needs clang */
 	/* Result of the device link. */
 	struct ol_buffer linked;       /* the device image bytes (malloc'd) */
 	const char *linked_path;       /* where it was written (temp or save-temps) */
@@ -57,14 +73,6 @@ struct ol_link_context {
 	struct ol_cache *cache;        /* the device-link cache, or NULL */
 };
 
-int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
-		    struct ol_groups *out);
-
-/* Warns about each --should-extract architecture (one per --offload-arch)
- * for which no group links device code.  Call after ol_group_images(). */
-void ol_warn_unused_offload_archs(const struct ol_groups *groups,
-				  const struct ol_link_context *ctx);
-
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
  * Returns 0, or -1 after every failing job's diagnostics were printed. */
 int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx);
@@ -75,19 +83,17 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 void ol_warn_images_runtime_refuses(const struct ol_groups *groups,
 				   const struct ol_link_context *ctx);
 
-/* Frees the linked images (the groups themselves live in the link arena). */
-void ol_groups_release(struct ol_groups *groups);
-
 /* --override-image: groups whose linked image is the given file (no scan,
  * no device link). */
 int ol_groups_from_override_images(const struct ol_cmdline *cl, struct ol_groups *out);
 
 /* A CUDA program (ptxas, nvlink, fatbinary): in the CUDA installation
- * named by --cuda-path (22: also --device-compiler=[<triple>=]--cuda-path=),
- * then /usr/local/cuda/bin, then PATH.  Reports an error naming `purpose`
- * ("the 'nvptx64-nvidia-cuda' 'sm_80' device link") and returns NULL when
- * it is nowhere. */
-char *ol_find_cuda_program(const char *name, const char *triple, const char *purpose,
+ * named by --cuda-path (22: also --device-compiler=[<triple>=]--cuda-path=,
+ * among the values of group g, which may be NULL), then
+ * /usr/local/cuda/bin, then PATH.  Reports an error naming `purpose` ("the
+ * 'nvptx64-nvidia-cuda' 'sm_80' device link") and returns NULL when it is
+ * nowhere. */
+char *ol_find_cuda_program(const char *name, const struct ol_group *g, const char *purpose,
 			   const struct ol_link_context *ctx);
 
 /* A target family. */

@@ -31,6 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "offload/bitcode_header.h"
 #include "offload/diag.h"
 #include "offload/offload_binary.h"
 
@@ -134,6 +135,13 @@ int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in);
 const struct ol_symtab *ol_object_symbols(struct ol_object *obj);
 /* Device symbols of an image (ELF object or bitcode payload), on first use. */
 const struct ol_symtab *ol_image_symbols(struct ol_device_image *img);
+
+/* Is the image LLVM bitcode (by its kind, or its bytes)? */
+static inline int ol_image_is_bitcode(const struct ol_device_image *img)
+{
+	return img->bin.image_kind == OL_IMG_BITCODE ||
+	       ol_bitcode_magic(img->bin.image, (size_t)img->bin.image_size);
+}
 
 /* Classify a buffer by its magic. */
 enum ol_input_kind ol_identify(const uint8_t *data, size_t size);

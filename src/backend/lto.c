@@ -343,7 +343,7 @@ static void tag_unit(LLVMModuleRef mod, size_t unit)
 static int prepare_input(LLVMModuleRef mod, const struct ol_lto_request *req, size_t index,
 			 struct name_set *defined, char **err)
 {
-	if (req->first_definition_prevails && !req->codegen_only &&
+	if (req->first_definition_prevails && req->mode != OL_LTO_CODEGEN_ONLY &&
 	    keep_first_definitions(mod, defined, err))
 		return -1;
 	if (req->module_partition)
@@ -453,7 +453,7 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 	if (req->save_temps_prefix && save_bitcode(mod, req->save_temps_prefix, ".postlink.bc", err))
 		return -1;
 	/* A partition's linkage was decided when the merged module was split. */
-	if (!req->is_partition && !req->codegen_only && ol_be_close_module(mod, req, err))
+	if (req->mode == OL_LTO_WHOLE && ol_be_close_module(mod, req, err))
 		return -1;
 
 	cpu = processor_of(req->cpu);
@@ -472,7 +472,7 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 		LLVMSetModuleDataLayout(mod, layout);
 		LLVMDisposeTargetData(layout);
 	}
-	if (!req->codegen_only) {
+	if (req->mode != OL_LTO_CODEGEN_ONLY) {
 		phase(req, "Optimize", 1);
 		rc = optimize(mod, tm, req, diag, err);
 		phase(req, "Optimize", 0);

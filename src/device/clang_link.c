@@ -20,72 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int in_list(const struct strvec *list, const char *value)
-{
-	for (size_t i = 0; i < list->nr; i++)
-		if (strcmp(list->v[i], value) == 0)
-			return 1;
-	return 0;
-}
-
-/* -march=/-mcpu=/--offload-arch= naming the group's processor changes nothing. */
-static int names_own_processor(const char *arg, const struct ol_group *g)
-{
-	static const char *const flags[] = { "-march=", "-mcpu=", "--offload-arch=" };
-
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		if (ol_starts_with(arg, flags[i])) {
-			const char *value = arg + strlen(flags[i]);
-			size_t len = strcspn(g->arch, ":");
-			return strlen(value) == len && strncmp(value, g->arch, len) == 0;
-		}
-	}
-	return 0;
-}
-
-/* Arguments the in-process link takes (ol_group_opt_level, ol_group_debug,
- * the CUDA lookup) or that mean nothing to a link (-D, -I, warnings). */
-static int honoured(const char *arg)
-{
-	static const char *const prefixes[] = {
-		"-O", "-g", "-save-temps", "--cuda-path=", "-flto-partitions=", "-D", "-U", "-I",
-	};
-	static const char *const exact[] = { "-flto", "-flto=full", "-v", "-fopenmp" };
-
-	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
-		if (strcmp(arg, exact[i]) == 0)
-			return 1;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (ol_starts_with(arg, prefixes[i]))
-			return 1;
-	/* Warning flags, but not -Wl, -Wa, -Wp, which pass options on. */
-	return arg[0] == '-' && arg[1] == 'W' && arg[2] && arg[3] != ',';
-}
-
-char *ol_group_foreign_compiler_arg(const struct ol_group *g, const struct ol_link_context *ctx)
-{
-	struct strvec dev = STRVEC_INIT;
-	char *foreign = NULL;
-
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
-	for (size_t i = 0; i < dev.nr && !foreign; i++) {
-		const char *arg = dev.v[i];
-
-		if (strcmp(arg, "-mllvm") == 0 && i + 1 < dev.nr) {
-			/* The backend parsed the wrapper's LLVM options once for
-			 * the process; one it has not seen needs clang. */
-			i++;
-			if (!in_list(&ctx->cl->mllvm, dev.v[i]) &&
-			    !in_list(&ctx->cl->offload_opt, dev.v[i]))
-				foreign = ol_xasprintf("-mllvm %s", dev.v[i]);
-		} else if (!honoured(arg) && !names_own_processor(arg, g)) {
-			foreign = ol_xstrdup(arg);
-		}
-	}
-	strvec_release(&dev);
-	return foreign;
-}
-
 /* "-Xlinker ARG", as upstream 22 passes linker arguments (no comma splitting). */
 static void push_xlinker(struct strvec *argv, const char *prefix, const char *value)
 {
@@ -103,7 +37,7 @@ int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *c
 {
 	const struct ol_clang_shape *shape = &g->target->clang;
 	const struct ol_cmdline *cl = ctx->cl;
-	struct strvec argv = STRVEC_INIT, linker_args = STRVEC_INIT;
+	struct strvec argv = STRVEC_INIT;
 	char *clang = ol_find_llvm_tool("clang", ctx->flavor, NULL);
 	char *prefix;
 	int rc;
@@ -149,12 +83,10 @@ int ol_group_link_with_clang(struct ol_group *g, const struct ol_link_context *c
 		push_xlinker(&argv, "-triple=", g->triple);
 		push_xlinker(&argv, "-arch=", g->arch);
 	}
-	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &linker_args);
-	for (size_t i = 0; i < linker_args.nr; i++)
-		push_xlinker(&argv, "", linker_args.v[i]);
-	strvec_release(&linker_args);
+	for (size_t i = 0; i < g->linker_args.nr; i++)
+		push_xlinker(&argv, "", g->linker_args.v[i]);
 	if (clang_does_lto)
-		ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor, &argv);
+		strvec_push_all(&argv, &g->compiler_args);
 	rc = ol_spawn_checked(&argv);
 	if (g->kinds & OL_OFK_SYCL)
 		ol_adopt_sycl_linker_files(ctx, out);

@@ -88,7 +88,7 @@ static int lto_output_name_only(const struct ol_group *g, const struct ol_link_c
 
 	for (size_t i = 0; i < g->nimages; i++)
 		n += ol_image_is_bitcode(g->images[i]);
-	note_lto(g, n, ol_group_opt_level(g, ctx), " (not run: --dry-run)");
+	note_lto(g, n, g->opt_level, " (not run: --dry-run)");
 
 	free(prefix);
 	if (!path)
@@ -117,8 +117,8 @@ void ol_group_lto_request(struct ol_group *g, const struct ol_link_context *ctx,
 	req->triple = g->triple;
 	req->cpu = lto->cpu ? lto->cpu : "";
 	req->features = lto->features ? lto->features : "";
-	req->opt_level = ol_group_opt_level(g, ctx);
-	req->debug = ol_group_debug(g, ctx);
+	req->opt_level = g->opt_level;
+	req->debug = g->debug;
 	req->modules = modules;
 	req->sizes = sizes;
 	req->names = names;

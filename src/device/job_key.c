@@ -165,18 +165,16 @@ void ol_key_file(struct ol_cache *c, struct ol_sha256 *h, const char *path)
 static void identify_link(const struct ol_group *g, const struct ol_link_context *ctx,
 			  struct ol_cache *c, struct ol_sha256 *h)
 {
-	char *foreign = ctx->cl->embed_bitcode ? NULL : ol_group_foreign_compiler_arg(g, ctx);
-
-	/* Which way run_one() will link it. */
-	ol_key_str(h, ctx->cl->embed_bitcode ? "jit" : foreign ? "clang" : g->target->name);
-	if (foreign) {
+	/* The route the job runner takes (the group's, decided once). */
+	ol_key_u64(h, (uint64_t)g->route);
+	ol_key_str(h, g->target->name);
+	if (g->route == OL_ROUTE_CLANG) {
 		char *clang = ol_group_find_clang(ctx);
 		ol_key_tool(c, h, clang);
 		free(clang);
-	} else if (!ctx->cl->embed_bitcode && g->target->identify) {
+	} else if (g->route == OL_ROUTE_FAMILY && g->target->identify) {
 		g->target->identify(g, ctx, c, h);
 	}
-	free(foreign);
 }
 
 static void key_strvec(struct ol_sha256 *h, const char *what, const struct strvec *v)
@@ -234,11 +232,8 @@ static void key_backend(struct ol_cache *c, struct ol_sha256 *h)
 static void key_settings(struct ol_cache *c, const struct ol_group *g,
 			 const struct ol_link_context *ctx, struct ol_sha256 *h)
 {
-	struct strvec options = STRVEC_INIT;
-
-	ol_cmdline_key_args(ctx->cl, g->triple, ctx->flavor, &options);
-	key_strvec(h, "options", &options);
-	strvec_release(&options);
+	key_strvec(h, "options", &g->key_args);
+	/* KEYED_DECODED options: the setting, however it was given. */
 	ol_key_u64(h, (uint64_t)ctx->cl->device_lto_units);
 	identify_link(g, ctx, c, h);
 }

@@ -141,11 +141,9 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 	snprintf(what, sizeof(what), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
 	ol_timer_begin_detail("Link device image", what);
 	ol_diag_capture_begin(&g->diag);
-	char *foreign = ctx->cl->embed_bitcode ? NULL : ol_group_foreign_compiler_arg(g, ctx);
-	int rc = ctx->cl->embed_bitcode ? ol_group_link_for_jit(g, ctx)
-		 : foreign		  ? ol_group_link_through_clang(g, ctx, foreign)
-					  : g->target->link(g, ctx);
-	free(foreign);
+	int rc = g->route == OL_ROUTE_JIT     ? ol_group_link_for_jit(g, ctx)
+		 : g->route == OL_ROUTE_CLANG ? ol_group_link_through_clang(g, ctx, g->route_reason)
+					      : g->target->link(g, ctx);
 	if (rc < 0 || g->diag.errors)
 		g->failed = 1;
 	ol_diag_capture_end();
@@ -376,11 +374,9 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 
 	if (groups->n == 0)
 		return 0;
-	/* Symbol tables are read lazily into the link arena, which only the main
-	 * thread may touch: read what the jobs will need now. */
-	for (size_t i = 0; i < groups->n; i++)
-		for (size_t k = 0; k < groups->v[i].nimages; k++)
-			ol_image_symbols(groups->v[i].images[k]);
+	/* The groups come prepared (ol_group_prepare): their images' symbol
+	 * tables, which live in the link arena that only the main thread may
+	 * touch, were read then. */
 	/* Loading the backend is cheap to do once here and keeps jobs simple. */
 	for (size_t i = 0; i < groups->n; i++)
 		for (size_t k = 0; k < groups->v[i].nimages; k++)
@@ -458,13 +454,4 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 		store_in_cache(groups, ctx, keys);
 	free(keys);
 	return failed ? -1 : 0;
-}
-
-void ol_groups_release(struct ol_groups *groups)
-{
-	for (size_t i = 0; i < groups->n; i++) {
-		free(groups->v[i].linked.data);
-		groups->v[i].linked.data = NULL;
-		groups->v[i].linked.size = 0;
-	}
 }

@@ -140,7 +140,7 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 	struct ol_buffer lto_out = { NULL, 0 };
 	int rc;
 
-	req.is_partition = 1;
+	req.mode = OL_LTO_PARTITION;
 	req.emit_bitcode = run->lto->merge_before_codegen;
 	req.emit_assembly = !req.emit_bitcode && run->lto->emit_assembly;
 	prefix = partition_prefix(run, p);
@@ -219,7 +219,7 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 		sizes[k++] = products[p].size;
 	}
 	req = partition_request(run, modules, sizes, k);
-	req.codegen_only = 1;
+	req.mode = OL_LTO_CODEGEN_ONLY;
 	if (run->ctx->cl->save_temps)
 		req.save_temps_prefix = run->prefix;
 	ol_timer_begin_detail("Code generation of the partitions", run->prefix);

@@ -20,12 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int ol_image_is_bitcode(const struct ol_device_image *img)
-{
-	return img->bin.image_kind == OL_IMG_BITCODE ||
-	       ol_bitcode_magic(img->bin.image, (size_t)img->bin.image_size);
-}
-
 /* The part of "triple" before the first '-' ("x86_64", "nvptx64"). */
 static char *arch_name(const char *triple)
 {
@@ -49,51 +43,6 @@ static char *image_stem(const struct ol_device_image *img)
 	const char *base = slash ? slash + 1 : name;
 	const char *dot = strrchr(base, '.');
 	return ol_xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
-}
-
-static const char *option_value(const struct strvec *args, const char *prefix)
-{
-	const char *found = NULL;
-	size_t n = strlen(prefix);
-	for (size_t i = 0; i < args->nr; i++)
-		if (strncmp(args->v[i], prefix, n) == 0)
-			found = args->v[i] + n;
-	return found;
-}
-
-int ol_group_opt_level(const struct ol_group *g, const struct ol_link_context *ctx)
-{
-	struct strvec dev = STRVEC_INIT;
-	int level = ctx->cl->opt_level;
-	const char *o;
-
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
-	o = option_value(&dev, "-O");
-	if (o) {
-		if (*o == '\0' || strcmp(o, "1") == 0 || strcmp(o, "g") == 0)
-			level = 1;
-		else if (strcmp(o, "s") == 0 || strcmp(o, "z") == 0)
-			level = 2;
-		else if (*o >= '0' && *o <= '3' && o[1] == '\0')
-			level = *o - '0';
-		else if (strcmp(o, "fast") == 0)
-			level = 3;
-	}
-	strvec_release(&dev);
-	return level;
-}
-
-int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx)
-{
-	struct strvec dev = STRVEC_INIT;
-	int debug = ctx->cl->device_debug;
-
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, g->triple, ctx->flavor, &dev);
-	for (size_t i = 0; i < dev.nr; i++)
-		if (strncmp(dev.v[i], "-g", 2) == 0)
-			debug = strcmp(dev.v[i], "-g0") != 0;
-	strvec_release(&dev);
-	return debug;
 }
 
 static void push_feature_list(struct strvec *out, const char *list)
@@ -356,12 +305,9 @@ int ol_group_run_linker(const struct ol_group *g, const struct ol_link_context *
 void ol_group_push_device_linker_args(const struct ol_group *g, const struct ol_link_context *ctx,
 				      struct strvec *argv, const char *prefix)
 {
-	struct strvec extra = STRVEC_INIT;
-
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_linker, g->triple, ctx->flavor, &extra);
-	for (size_t i = 0; i < extra.nr; i++)
-		strvec_pushf(argv, "%s%s", prefix, extra.v[i]);
-	strvec_release(&extra);
+	(void)ctx;
+	for (size_t i = 0; i < g->linker_args.nr; i++)
+		strvec_pushf(argv, "%s%s", prefix, g->linker_args.v[i]);
 }
 
 /* Shared by the SYCL family and by a SYCL link that clang runs (clang_link.c). */

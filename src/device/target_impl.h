@@ -95,8 +95,6 @@ int ol_group_write_images(struct ol_group *g, int with_bitcode,
  * whole-archive flags, appended to `files`.  Returns 0 or -1 (reported). */
 int ol_group_pack_images(struct ol_group *g, const struct ol_link_context *ctx,
 			 const struct ol_lto_settings *lto, struct strvec *files);
-/* Is the image LLVM bitcode (by its kind, or its bytes)? */
-int ol_image_is_bitcode(const struct ol_device_image *img);
 /* The host line's libraries for a CPU device image: --sysroot, -L, archives
  * and shared objects, -l and the flags between them, in order; with wl,
  * linker flags as "-Wl,..." for a compiler driver. */
@@ -113,11 +111,6 @@ int ol_group_run_linker(const struct ol_group *g, const struct ol_link_context *
 char *ol_find_llvm_tool(const char *name, enum ol_flavor flavor, const char *extra_dir);
 /* Read a linked image back into g->linked (empty under --dry-run). */
 int ol_group_read_result(struct ol_group *g, const char *path);
-/* The -O level for device code: --opt-level (16/19) or -O<n> in
- * --device-compiler (22); default 2. */
-int ol_group_opt_level(const struct ol_group *g, const struct ol_link_context *ctx);
-/* Does the group want debug info (--device-debug, -g in --device-compiler)? */
-int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx);
 
 /* clang-sycl-linker writes each device image's code to "<stem>_<N>.spv"
  * ("<stem>_<N>.out" after an AOT compiler), stem being its output `out` up
@@ -125,9 +118,7 @@ int ol_group_debug(const struct ol_group *g, const struct ol_link_context *ctx);
  * (kept under --save-temps, as upstream leaves them). */
 void ol_adopt_sycl_linker_files(const struct ol_link_context *ctx, const char *out);
 
-/* clang_link.c.  The first --device-compiler argument for the group that
- * the in-process link cannot honour (malloc'd), or NULL. */
-char *ol_group_foreign_compiler_arg(const struct ol_group *g, const struct ol_link_context *ctx);
+/* clang_link.c. */
 /* Run clang on `files` to make the image `out`, in upstream 22's command
  * shape for the family; clang_does_lto: the files are the images as given
  * (clang does the LTO and gets the --device-compiler arguments), else they

@@ -34,27 +34,22 @@ static int has_suffix(const char *s, const char *suffix)
 }
 
 /* The CUDA installation the user named, or NULL: the last --cuda-path= of
- * the --device-compiler values for `triple` (22), else --cuda-path. */
-static char *named_cuda_path(const char *triple, const struct ol_link_context *ctx)
+ * the group's --device-compiler values (22), else --cuda-path. */
+static char *named_cuda_path(const struct ol_group *g, const struct ol_link_context *ctx)
 {
-	struct strvec dev = STRVEC_INIT;
 	const char *found = ctx->cl->cuda_path;
-	char *path;
 
-	ol_cmdline_device_args(ctx->cl, &ctx->cl->device_compiler, triple, ctx->flavor, &dev);
-	for (size_t i = 0; i < dev.nr; i++)
-		if (ol_starts_with(dev.v[i], "--cuda-path="))
-			found = dev.v[i] + strlen("--cuda-path=");
-	path = found && *found ? ol_xstrdup(found) : NULL;
-	strvec_release(&dev);
-	return path;
+	for (size_t i = 0; g && i < g->compiler_args.nr; i++)
+		if (ol_starts_with(g->compiler_args.v[i], "--cuda-path="))
+			found = g->compiler_args.v[i] + strlen("--cuda-path=");
+	return found && *found ? ol_xstrdup(found) : NULL;
 }
 
 /* The program, or NULL without a word. */
-static char *cuda_program_path(const char *name, const char *triple,
+static char *cuda_program_path(const char *name, const struct ol_group *g,
 			       const struct ol_link_context *ctx, char **named_bin_out)
 {
-	char *cuda = named_cuda_path(triple, ctx);
+	char *cuda = named_cuda_path(g, ctx);
 	char *named_bin = cuda ? ol_xasprintf("%s/bin", cuda) : NULL;
 	const char *const named[] = { named_bin, NULL };
 	const char *const usual[] = { "/usr/local/cuda/bin", NULL };
@@ -68,11 +63,11 @@ static char *cuda_program_path(const char *name, const char *triple,
 	return program;
 }
 
-char *ol_find_cuda_program(const char *name, const char *triple, const char *purpose,
+char *ol_find_cuda_program(const char *name, const struct ol_group *g, const char *purpose,
 			   const struct ol_link_context *ctx)
 {
 	char *named_bin;
-	char *program = cuda_program_path(name, triple, ctx, &named_bin);
+	char *program = cuda_program_path(name, g, ctx, &named_bin);
 
 	if (!program && named_bin)
 		ol_error("cannot find '%s' for %s in '%s', /usr/local/cuda/bin or PATH",
@@ -88,7 +83,7 @@ static char *find_cuda_program(const char *name, const struct ol_group *g,
 			       const struct ol_link_context *ctx)
 {
 	char *purpose = ol_xasprintf("the '%s' '%s' device link", g->triple, g->arch);
-	char *program = ol_find_cuda_program(name, g->triple, purpose, ctx);
+	char *program = ol_find_cuda_program(name, g, purpose, ctx);
 
 	free(purpose);
 	return program;
@@ -190,8 +185,8 @@ static int assemble_ptx(const struct ol_group *g, const struct ol_link_context *
 			const char *ptxas, const char *ptx, const char *cubin)
 {
 	struct strvec argv = STRVEC_INIT;
-	int level = ol_group_opt_level(g, ctx);
-	int debug = ol_group_debug(g, ctx);
+	int level = g->opt_level;
+	int debug = g->debug;
 	int rc;
 
 	strvec_push(&argv, ptxas);
@@ -228,7 +223,7 @@ static int link_cubins(const struct ol_group *g, const struct ol_link_context *c
 	strvec_push(&argv, ol_starts_with(g->triple, "nvptx64") ? "-m64" : "-m32");
 	strvec_push(&argv, "-arch");
 	strvec_push(&argv, g->arch);
-	if (ol_group_debug(g, ctx) && ol_group_opt_level(g, ctx) == 0)
+	if (g->debug && g->opt_level == 0)
 		strvec_push(&argv, "-g");
 	if (ctx->cl->verbose)
 		strvec_push(&argv, "-v");
@@ -381,7 +376,7 @@ static void nvptx_identify(const struct ol_group *g, const struct ol_link_contex
 	static const char *const tools[] = { "ptxas", "nvlink" };
 
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
-		char *path = cuda_program_path(tools[i], g->triple, ctx, NULL);
+		char *path = cuda_program_path(tools[i], g, ctx, NULL);
 		ol_key_tool(c, h, path);
 		free(path);
 	}
@@ -463,7 +458,7 @@ static char *nvptx_omp_refusal(const struct ol_group *g, const struct ol_link_co
 	/* The tools the link uses (a cached image was made by the same ones:
 	 * their identity is in its key), for the way out through --cuda-path. */
 	if (!g->overridden) {
-		char *nvlink = cuda_program_path("nvlink", g->triple, ctx, NULL);
+		char *nvlink = cuda_program_path("nvlink", g, ctx, NULL);
 
 		if (nvlink)
 			strbuf_addf(&why, " (this link's nvlink: %s)", nvlink);

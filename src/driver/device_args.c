@@ -103,6 +103,7 @@ void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum o
 				strvec_pushf(out, "%s%s", name, applies.v[k]);
 			strvec_release(&applies);
 			break;
+		case OL_KEY_KEYED_DECODED: /* job_key.c keys the setting */
 		case OL_KEY_UNKEYED:
 		case OL_KEY_HOST_INPUT:
 			break;

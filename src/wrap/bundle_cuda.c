@@ -48,7 +48,6 @@ static int host_is_64bit(const char *triple)
 int ol_bundle_cuda(const struct ol_kind_images *images, const struct ol_link_context *ctx,
 		   struct ol_bundled *out)
 {
-	const char *triple = images->n ? images->groups[0]->triple : "nvptx64-nvidia-cuda";
 	struct strvec argv = STRVEC_INIT;
 	char *fatbinary;
 	const char *path;
@@ -56,7 +55,8 @@ int ol_bundle_cuda(const struct ol_kind_images *images, const struct ol_link_con
 	size_t size;
 	int rc;
 
-	fatbinary = ol_find_cuda_program("fatbinary", triple, "the CUDA fatbinary", ctx);
+	fatbinary = ol_find_cuda_program("fatbinary", images->n ? images->groups[0] : NULL,
+					 "the CUDA fatbinary", ctx);
 	if (!fatbinary)
 		return -1;
 	path = ol_temp_create(ctx->exe_name, "fatbin", NULL);

@@ -13,6 +13,7 @@
 #include "offload/arena.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
+#include "offload/group.h"
 #include "offload/target_id.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -26,6 +27,7 @@
 #define X86 "x86_64-unknown-linux-gnu"
 
 struct line {
+	struct ol_cmdline cl;
 	struct ol_inputs in;
 	struct ol_input v[16];
 	struct ol_link_context ctx;
@@ -37,6 +39,8 @@ static void line_init(struct line *l, const char *name, enum ol_flavor flavor)
 	memset(l, 0, sizeof(*l));
 	l->in.v = l->v;
 	l->ctx.flavor = flavor;
+	l->cl.opt_level = 2;
+	l->ctx.cl = &l->cl;
 	l->ctx.in = &l->in;
 	current_test = name;
 }

@@ -8,6 +8,7 @@
  *   KEYED             the key changes (a miss);
  *   KEYED_PER_TRIPLE  it changes when the value names the group's triple
  *                     or none, and not when it names another triple;
+ *   KEYED_DECODED     it changes (the key takes the decoded setting);
  *   HOST_INPUT        no GPU group's key changes (the CPU family keys what
  *                     it takes of the host line itself);
  *   UNKEYED           the key stays (a hit).
@@ -28,6 +29,7 @@
 #include "offload/cache.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
+#include "offload/group.h"
 #include "offload/inputs.h"
 #include "offload/job_key.h"
 #include "offload/strvec.h"
@@ -194,7 +196,8 @@ static void check_views(const struct ol_cmdline *base, const struct ol_cmdline *
 {
 	char *a = device_view(base), *b = device_view(with);
 
-	if (strcmp(a, b) != 0 && role != OL_KEY_KEYED && role != OL_KEY_KEYED_PER_TRIPLE) {
+	if (strcmp(a, b) != 0 && role != OL_KEY_KEYED && role != OL_KEY_KEYED_PER_TRIPLE &&
+	    role != OL_KEY_KEYED_DECODED) {
 		fprintf(stderr, "%s: '%s' changes what a device link reads (%s), but the table "
 			"does not key it\n", current_test, spelled, b);
 		failures++;
@@ -238,7 +241,12 @@ static void group_key(const struct ol_cmdline *cl, const char *triple, const cha
 	g.arch = arch;
 	g.target = ol_target_for(triple);
 	g.kinds = OL_OFK_OPENMP;
+	ol_group_prepare(&g, &ctx);
 	ol_group_job_key(NULL, &g, &ctx, key);
+	strvec_release(&g.linker_args);
+	strvec_release(&g.compiler_args);
+	strvec_release(&g.key_args);
+	free(g.route_reason);
 }
 
 /* The keys of both GPU groups for a line without the record and with it;
@@ -308,6 +316,7 @@ static void test_every_record(void)
 		}
 		switch (role) {
 		case OL_KEY_KEYED:
+		case OL_KEY_KEYED_DECODED:
 			check_record(rec, AMDGPU, 1);
 			break;
 		case OL_KEY_KEYED_PER_TRIPLE:

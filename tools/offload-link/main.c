@@ -13,6 +13,7 @@
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/diag.h"
+#include "offload/group.h"
 #include "offload/host_link.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"

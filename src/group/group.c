@@ -26,13 +26,13 @@
 #include "offload/bitcode_header.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
+#include "offload/group.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
 #include "offload/offload_binary.h"
 #include "offload/resolve.h"
 #include "offload/target_id.h"
-#include "target_impl.h"
 
 static const char *str_or_empty(const char *s)
 {
@@ -366,5 +366,7 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 	out->n = nout;
 	if (!failed && check_bitcode_releases(out) < 0)
 		failed = 1;
+	for (size_t g = 0; !failed && g < out->n; g++)
+		ol_group_prepare(&out->v[g], ctx);
 	return failed ? -1 : 0;
 }

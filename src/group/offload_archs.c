@@ -10,6 +10,7 @@
  * link itself is sound.
  */
 #include "offload/device_link.h"
+#include "offload/group.h"
 #include "offload/target_id.h"
 #include "offload/diag.h"
 
