@@ -102,14 +102,26 @@ static void split_units(const struct ol_backend *be, size_t n, const uint8_t *co
 	r->rc = be->split(&req, r->parts, r->keys, &r->err);
 }
 
-static void split_two(const struct ol_backend *be, const uint8_t *a, size_t asize,
-		      const uint8_t *b, size_t bsize, const char *const *preserve,
-		      struct split_result *r)
+/* Compiles two units and splits them, one partition each.  Returns 0, or
+ * -1 (counted as a failure) when a unit does not compile. */
+static int split_sources(const struct ol_backend *be, const char *name, const char *a_src,
+			 const char *b_src, int cxx, const char *const *preserve,
+			 struct split_result *r)
 {
-	const uint8_t *modules[] = { a, b };
-	size_t sizes[] = { asize, bsize };
+	char a_name[64], b_name[64];
+	size_t sizes[2];
+	uint8_t *units[2];
 
-	split_units(be, 2, modules, sizes, preserve, 0, r);
+	snprintf(a_name, sizeof(a_name), "%s_a", name);
+	snprintf(b_name, sizeof(b_name), "%s_b", name);
+	units[0] = compile(a_name, a_src, cxx, 0, &sizes[0]);
+	units[1] = compile(b_name, b_src, cxx, 0, &sizes[1]);
+	CHECK(units[0] && units[1]);
+	if (units[0] && units[1])
+		split_units(be, 2, (const uint8_t *const *)units, sizes, preserve, 0, r);
+	free(units[0]);
+	free(units[1]);
+	return units[0] && units[1] ? 0 : -1;
 }
 
 static void release_split(struct split_result *r)
@@ -133,18 +145,12 @@ static const char *const preserve[] = { "first_letter", "edited", NULL };
 static void test_tables(const struct ol_backend *be)
 {
 	char a_src[512];
-	size_t asize, bsize;
-	uint8_t *a, *b;
 	struct split_result r;
 
 	current_test = "tables";
 	snprintf(a_src, sizeof(a_src), table_unit, 3);
-	a = compile("tables_a", a_src, 0, 0, &asize);
-	b = compile("tables_b", caller_unit, 0, 0, &bsize);
-	CHECK(a && b);
-	if (!a || !b)
-		goto out;
-	split_two(be, a, asize, b, bsize, preserve, &r);
+	if (split_sources(be, "tables", a_src, caller_unit, 0, preserve, &r) < 0)
+		return;
 	CHECK(r.rc == 0);
 	CHECK(r.parts[0].size && r.parts[1].size);
 	for (int p = 0; r.rc == 0 && p < 2; p++) {
@@ -164,9 +170,6 @@ static void test_tables(const struct ol_backend *be)
 		free(ir);
 	}
 	release_split(&r);
-out:
-	free(a);
-	free(b);
 }
 
 static const char edited_unit[] = "int edited(int x) { return x * %d; }\n";
@@ -235,32 +238,24 @@ static const char class_user_unit[] =
 static void test_aliases(const struct ol_backend *be)
 {
 	static const char *const keep[] = { "_Z11count_twicei", "_Z4makei", NULL };
-	size_t asize, bsize;
-	uint8_t *a = compile("alias_a", class_unit, 1, 0, &asize);
-	uint8_t *b = compile("alias_b", class_user_unit, 1, 0, &bsize);
 	struct split_result r;
+	char *ir = NULL;
 
 	current_test = "aliases";
-	CHECK(a && b);
-	if (a && b) {
-		char *ir = NULL;
-
-		split_two(be, a, asize, b, bsize, keep, &r);
-		if (r.rc != 0)
-			fprintf(stderr, "aliases: split kept the module whole (%d): %s\n", r.rc,
-				r.err ? r.err : "");
-		CHECK(r.rc == 0);
-		CHECK(r.parts[0].size && r.parts[1].size);
-		/* The module had aliases: the constructor's complete-object
-		 * symbol is an alias of the base-object one. */
-		if (r.rc == 0)
-			ir = disassemble(&r.parts[0], "alias_part0");
-		CHECK(!ir || strstr(ir, "alias"));
-		free(ir);
-		release_split(&r);
-	}
-	free(a);
-	free(b);
+	if (split_sources(be, "alias", class_unit, class_user_unit, 1, keep, &r) < 0)
+		return;
+	if (r.rc != 0)
+		fprintf(stderr, "aliases: split kept the module whole (%d): %s\n", r.rc,
+			r.err ? r.err : "");
+	CHECK(r.rc == 0);
+	CHECK(r.parts[0].size && r.parts[1].size);
+	/* The module had aliases: the constructor's complete-object symbol
+	 * is an alias of the base-object one. */
+	if (r.rc == 0)
+		ir = disassemble(&r.parts[0], "alias_part0");
+	CHECK(!ir || strstr(ir, "alias"));
+	free(ir);
+	release_split(&r);
 }
 
 static const char ifunc_unit[] =
@@ -272,23 +267,16 @@ static const char ifunc_unit[] =
 static void test_whole(const struct ol_backend *be)
 {
 	static const char *const keep[] = { "call_chosen", "first_letter", NULL };
-	size_t asize, bsize;
-	uint8_t *a = compile("ifunc_a", ifunc_unit, 0, 0, &asize);
-	uint8_t *b = compile("ifunc_b", caller_unit, 0, 0, &bsize);
 	struct split_result r;
 
 	current_test = "whole";
-	CHECK(a && b);
-	if (a && b) {
-		split_two(be, a, asize, b, bsize, keep, &r);
-		/* 1: kept whole by rule, the reason in err; one partition. */
-		CHECK(r.rc == 1);
-		CHECK(r.err && strstr(r.err, "ifunc"));
-		CHECK(r.parts[0].size && !r.parts[1].size);
-		release_split(&r);
-	}
-	free(a);
-	free(b);
+	if (split_sources(be, "ifunc", ifunc_unit, caller_unit, 0, keep, &r) < 0)
+		return;
+	/* 1: kept whole by rule, the reason in err; one partition. */
+	CHECK(r.rc == 1);
+	CHECK(r.err && strstr(r.err, "ifunc"));
+	CHECK(r.parts[0].size && !r.parts[1].size);
+	release_split(&r);
 }
 
 int main(void)
