@@ -263,11 +263,13 @@ static void check_record(const struct ol_opt *rec, const char *value_triple, int
 	enum ol_opt_id id = parsed_id(rec);
 
 	if (parse(&with, NULL, words, n) < 0 || !has_arg(&with, id)) {
+		ol_cmdline_release(&with);
 		host = windows;
 		if (parse(&with, host, words, n) < 0 || !has_arg(&with, id)) {
 			fprintf(stderr, "%s: '%s' does not parse as its own record\n", current_test,
 				buf);
 			failures++;
+			ol_cmdline_release(&with);
 			return;
 		}
 	}
@@ -292,6 +294,8 @@ static void check_record(const struct ol_opt *rec, const char *value_triple, int
 		if (ol_option_key_role(id) == OL_KEY_KEYED_PER_TRIPLE)
 			want_change = 1;
 	}
+	ol_cmdline_release(&base);
+	ol_cmdline_release(&with);
 }
 
 /* Options that end the run while the line is parsed (they print and exit). */
@@ -352,6 +356,7 @@ static void test_key_args(void)
 	ol_cmdline_key_args(&cl, NVPTX, OL_FLAVOR_22, &args);
 	CHECK(args.nr == 4 && strcmp(args.v[0], "device-linker=-a") == 0);
 	strvec_release(&args);
+	ol_cmdline_release(&cl);
 }
 
 int main(void)
