@@ -22,6 +22,7 @@
 struct ol_inputs;
 struct ol_device_image;
 struct ol_target;
+struct ol_pool;
 struct ol_cache;
 struct ol_sha256;
 
@@ -54,8 +55,6 @@ struct ol_group {
 	struct ol_diag_buffer diag;
 	int failed;
 	int cached;                    /* linked came from the device-link cache */
-	unsigned job_threads;          /* threads its job may run (partitioned LTO's
-					  partitions), set by ol_device_link_all */
 	int overridden;                /* linked is an --override-image file, not our link */
 };
 
@@ -71,6 +70,7 @@ struct ol_link_context {
 	enum ol_flavor flavor;         /* resolved, never AUTO */
 	const char *exe_name;          /* basename of -o, for temp names */
 	struct ol_cache *cache;        /* the device-link cache, or NULL */
+	struct ol_pool *pool;          /* the device stage's threads (pool.h), or NULL */
 };
 
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).

@@ -3,10 +3,12 @@
  *
  * Each job captures its diagnostics (and command echoes) in its group's
  * buffer; buffers are flushed in group order after all jobs end, so the
- * output is the same whatever the number of jobs.  The default is one job
- * per core (under make, make's -j: make_jobs()); --wrapper-jobs=N caps it;
- * --wrapper-jobs=jobserver takes a token from GNU make's jobserver for every
- * job beyond the first (the one make gave this process).
+ * output is the same whatever the number of jobs.  The jobs run on the
+ * link's one pool (support/pool.c), which partitioned LTO's partitions
+ * share.  The default is one thread per core (under make, make's -j:
+ * ol_make_jobs()); --wrapper-jobs=N caps it; --wrapper-jobs=jobserver takes
+ * a token from GNU make's jobserver for every job or partition beyond the
+ * first (the one make gave this process).
  */
 #include "offload/device_link.h"
 #include "target_impl.h"
@@ -16,6 +18,7 @@
 #include "offload/diag.h"
 #include "offload/stats.h"
 #include "offload/inputs.h"
+#include "offload/pool.h"
 #include "offload/progress.h"
 #include "offload/spawn.h"
 #include "offload/timer.h"
@@ -31,105 +34,11 @@
 #include <string.h>
 #include <unistd.h>
 
-struct jobserver {
-	int rfd, wfd;
-	int usable;
-};
-
-/* MAKEFLAGS carries --jobserver-auth=R,W (pipe) or --jobserver-auth=fifo:PATH. */
-static const char *last_occurrence(const char *haystack, const char *needle)
-{
-	const char *last = NULL;
-
-	for (const char *p = haystack; (p = strstr(p, needle)); p++)
-		last = p;
-	return last;
-}
-
-static void jobserver_open(struct jobserver *js, int asked)
-{
-	const char *flags = getenv("MAKEFLAGS");
-	const char *auth;
-
-	memset(js, 0, sizeof(*js));
-	js->rfd = js->wfd = -1;
-	if (!flags)
-		return;
-	/* The last occurrence counts: make 4.4 appends "--jobserver-auth=-2,-2"
-	 * to turn the jobserver off for a sub-make. */
-	auth = last_occurrence(flags, "--jobserver-auth=");
-	if (!auth)
-		auth = last_occurrence(flags, "--jobserver-fds=");
-	if (!auth)
-		return;
-	auth = strchr(auth, '=') + 1;
-	if (strncmp(auth, "fifo:", 5) == 0) {
-		size_t len = strcspn(auth + 5, " ");
-		char *path = ol_xstrndup(auth + 5, len);
-		js->rfd = js->wfd = open(path, O_RDWR | O_CLOEXEC);
-		free(path);
-	} else {
-		char *end;
-		long r = strtol(auth, &end, 10);
-		long w = *end == ',' ? strtol(end + 1, NULL, 10) : -1;
-		if (r >= 0 && w >= 0 && fcntl((int)r, F_GETFD) >= 0 && fcntl((int)w, F_GETFD) >= 0) {
-			js->rfd = (int)r;
-			js->wfd = (int)w;
-		}
-	}
-	js->usable = js->rfd >= 0 && js->wfd >= 0;
-	if (!js->usable && asked)
-		ol_warn("--wrapper-jobs=jobserver: no usable make jobserver; running one job at a time");
-}
-
-static int jobserver_acquire(struct jobserver *js, char *token)
-{
-	for (;;) {
-		ssize_t n = read(js->rfd, token, 1);
-		if (n == 1)
-			return 0;
-		if (n < 0 && errno == EINTR)
-			continue;
-		return -1;
-	}
-}
-
-static void jobserver_release(struct jobserver *js, char token)
-{
-	while (write(js->wfd, &token, 1) < 0 && errno == EINTR)
-		;
-}
-
-/*
- * Without --wrapper-jobs, a link that make runs follows make's -j: make's
- * jobserver when it has one (make -j4), one job at a time under make -j1 or
- * plain make (no jobserver then), one per core under -j without a number.
- * A link no make runs (MAKEFLAGS unset) gets one job per core.
- */
-enum make_jobs { NOT_UNDER_MAKE, MAKE_JOBSERVER, MAKE_SERIAL, MAKE_UNLIMITED };
-
-static enum make_jobs make_jobs(void)
-{
-	const char *flags = getenv("MAKEFLAGS");
-
-	if (!flags)
-		return NOT_UNDER_MAKE;
-	if (strstr(flags, "--jobserver-auth=") || strstr(flags, "--jobserver-fds="))
-		return MAKE_JOBSERVER;
-	for (const char *p = flags; (p = strstr(p, "-j")); p += 2)
-		if ((p == flags || p[-1] == ' ') && (p[2] == ' ' || !p[2]))
-			return MAKE_UNLIMITED;
-	return MAKE_SERIAL;
-}
-
-struct pool {
+struct job_batch {
 	struct ol_groups *groups;
 	const struct ol_link_context *ctx;
 	size_t *order;          /* indexes of the groups to link, costliest first */
 	size_t count;           /* how many */
-	atomic_size_t next;
-	struct jobserver js;
-	int use_jobserver;
 };
 
 static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
@@ -151,57 +60,13 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 	ol_stats_device_image(what, ol_stats_now_ms() - started);
 }
 
-/*
- * A token for one more job, or -1 when no job is left to take.  Waiting is
- * in short polls, so that a thread waiting for a token while the other
- * threads do all the work (a jobserver with none to spare) ends with them.
- */
-static int take_token(struct pool *pool, char *token)
+static void run_job(void *arg, size_t i)
 {
-	struct pollfd pfd = { pool->js.rfd, POLLIN, 0 };
+	struct job_batch *batch = arg;
 
-	while (atomic_load(&pool->next) < pool->count) {
-		int ready = poll(&pfd, 1, 50);
-
-		if (ready < 0 && errno != EINTR)
-			return -1;
-		if (ready > 0)
-			return jobserver_acquire(&pool->js, token);
-	}
-	return -1;
-}
-
-/* The main thread runs on the token make gave this process; every other
- * thread takes one from the jobserver for each job (when there is one). */
-static void run_jobs(struct pool *pool, int implicit_token)
-{
-	for (;;) {
-		char token = '+';
-		int have_token = 0;
-		size_t i;
-
-		if (pool->use_jobserver && !implicit_token) {
-			if (take_token(pool, &token) < 0)
-				return;
-			have_token = 1;
-		}
-		i = atomic_fetch_add(&pool->next, 1);
-		if (i < pool->count) {
-			ol_progress_job_started(i);
-			run_one(&pool->groups->v[pool->order[i]], pool->ctx);
-			ol_progress_job_finished(i);
-		}
-		if (have_token)
-			jobserver_release(&pool->js, token);
-		if (i >= pool->count)
-			return;
-	}
-}
-
-static void *worker(void *arg)
-{
-	run_jobs(arg, 0);
-	return NULL;
+	ol_progress_job_started(i);
+	run_one(&batch->groups->v[batch->order[i]], batch->ctx);
+	ol_progress_job_finished(i);
 }
 
 /*
@@ -335,14 +200,14 @@ static char *job_name(const struct ol_group *g)
 }
 
 /* The progress line (progress.h) names the jobs in the order they start. */
-static void begin_progress(const struct pool *pool)
+static void begin_progress(const struct job_batch *batch)
 {
-	char **names = ol_xcalloc(pool->count, sizeof(*names));
+	char **names = ol_xcalloc(batch->count, sizeof(*names));
 
-	for (size_t i = 0; i < pool->count; i++)
-		names[i] = job_name(&pool->groups->v[pool->order[i]]);
-	ol_progress_begin((const char *const *)names, pool->count);
-	for (size_t i = 0; i < pool->count; i++)
+	for (size_t i = 0; i < batch->count; i++)
+		names[i] = job_name(&batch->groups->v[batch->order[i]]);
+	ol_progress_begin((const char *const *)names, batch->count);
+	for (size_t i = 0; i < batch->count; i++)
 		free(names[i]);
 	free(names);
 }
@@ -354,21 +219,26 @@ static void *preload_backend(void *unused)
 	return NULL;
 }
 
-static size_t job_count(const struct ol_cmdline *cl, size_t ngroups, int jobserver)
+/* Threads for the link's pool: --wrapper-jobs=N, else one per core (also
+ * under a jobserver, whose tokens then decide how many run); one under
+ * make -j1, or when --wrapper-jobs=jobserver finds no jobserver. */
+static unsigned thread_count(const struct ol_cmdline *cl, enum ol_make_jobs under_make,
+			     const struct ol_jobserver *js, int jobserver)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t n = cl->wrapper_jobs > 0 ? (size_t)cl->wrapper_jobs : (cores > 0 ? (size_t)cores : 1);
+	size_t n = cl->wrapper_jobs > 0 && !jobserver ? (size_t)cl->wrapper_jobs
+						       : (cores > 0 ? (size_t)cores : 1);
 
-	if (jobserver)
-		n = cores > 0 ? (size_t)cores : 1;
-	return n < ngroups ? n : ngroups;
+	if ((jobserver && !js->usable) || under_make == OL_MAKE_SERIAL)
+		n = 1;
+	return n > 1024 ? 1024 : (unsigned)n;
 }
 
 int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx)
 {
-	struct pool pool;
-	pthread_t *threads;
-	size_t njobs, started = 0;
+	struct job_batch batch;
+	struct ol_link_context job_ctx = *ctx;
+	struct ol_jobserver js;
 	char (*keys)[OL_CACHE_KEY_HEX] = NULL;
 	int failed = 0;
 
@@ -394,56 +264,34 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	int preloading = !ol_backend_loaded() &&
 			 pthread_create(&preload, NULL, preload_backend, NULL) == 0;
 
-	memset(&pool, 0, sizeof(pool));
-	pool.groups = groups;
-	pool.ctx = ctx;
-	pool.order = costliest_first(groups, &pool.count);
-	atomic_init(&pool.next, 0);
-	enum make_jobs under_make = ctx->cl->wrapper_jobs > 0 ? NOT_UNDER_MAKE : make_jobs();
-	int jobserver = ctx->cl->wrapper_jobserver || under_make == MAKE_JOBSERVER;
-	if (jobserver) {
-		jobserver_open(&pool.js, ctx->cl->wrapper_jobserver);
-		pool.use_jobserver = pool.js.usable;
-	}
-	njobs = job_count(ctx->cl, pool.count, jobserver);
-	if ((jobserver && !pool.use_jobserver) || under_make == MAKE_SERIAL)
-		njobs = 1;
-	/* Threads the groups leave over go to their partitions (partitioned
-	 * LTO): one group on four cores runs four partitions at a time.  Not
-	 * under a jobserver, whose tokens count the jobs. */
-	if (pool.count) {
-		size_t spare = jobserver || under_make == MAKE_SERIAL
-				       ? 1 : job_count(ctx->cl, SIZE_MAX, 0) / pool.count;
+	batch.groups = groups;
+	batch.ctx = &job_ctx;
+	batch.order = costliest_first(groups, &batch.count);
+	/* One pool for the groups and the partitions of partitioned LTO: the
+	 * threads a group leaves over run another group's partitions. */
+	enum ol_make_jobs under_make = ctx->cl->wrapper_jobs > 0 ? OL_NOT_UNDER_MAKE : ol_make_jobs();
+	int jobserver = ctx->cl->wrapper_jobserver || under_make == OL_MAKE_JOBSERVER;
+	memset(&js, 0, sizeof(js));
+	if (jobserver)
+		ol_jobserver_open(&js, ctx->cl->wrapper_jobserver);
+	if (batch.count) {
+		unsigned threads = thread_count(ctx->cl, under_make, &js, jobserver);
 
-		for (size_t i = 0; i < pool.count; i++)
-			groups->v[pool.order[i]].job_threads = spare > 1 ? (unsigned)spare : 1;
-	}
-
-	if (pool.count)
-		begin_progress(&pool);
-	if (pool.count == 0) {
-		/* Every image came from the cache. */
-	} else if (njobs <= 1) {
-		run_jobs(&pool, 1);
-	} else {
-		threads = ol_xcalloc(njobs - 1, sizeof(*threads));
-		for (size_t i = 0; i + 1 < njobs; i++) {
-			if (pthread_create(&threads[i], NULL, worker, &pool) != 0)
-				break;
-			started++;
-		}
-		run_jobs(&pool, 1);
-		for (size_t i = 0; i < started; i++)
-			pthread_join(threads[i], NULL);
-		free(threads);
+		/* Without partitions, no more threads than jobs. */
+		if (!ctx->cl->device_lto_units && threads > batch.count)
+			threads = (unsigned)batch.count;
+		job_ctx.pool = ol_pool_start(threads, &js);
+		begin_progress(&batch);
+		ol_pool_run(job_ctx.pool, batch.count, run_job, &batch);
+		ol_pool_end(job_ctx.pool);
+		job_ctx.pool = NULL;
 	}
 	/* Before any job's messages are shown. */
 	ol_progress_end();
-	/* A fifo jobserver was opened here; inherited pipe fds belong to make. */
-	if (pool.use_jobserver && pool.js.rfd == pool.js.wfd)
-		close(pool.js.rfd);
+	if (jobserver)
+		ol_jobserver_close(&js);
 
-	free(pool.order);
+	free(batch.order);
 	if (preloading)
 		pthread_join(preload, NULL);
 	for (size_t i = 0; i < groups->n; i++) {

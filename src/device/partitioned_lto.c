@@ -14,10 +14,10 @@
  *      optimized partitions are linked into one module for one codegen.
  *
  * After an edit only the partitions holding changed code miss.  The
- * partitions of one group run on its job's thread and on the threads the
- * other groups leave over (g->job_threads); each partition's messages are
- * captured apart and joined in partition order, so the output is the same
- * whatever ran where.
+ * partitions are a batch of the link's pool (support/pool.c): they run on
+ * their group's job's thread and on whichever threads the other groups
+ * leave over; each partition's messages are captured apart and joined in
+ * partition order, so the output is the same whatever ran where.
  */
 #include "target_impl.h"
 #include "offload/cache.h"
@@ -25,6 +25,7 @@
 #include "offload/inputs.h"
 #include "offload/job_key.h"
 #include "offload/mapped_file.h"
+#include "offload/pool.h"
 #include "offload/spawn.h"
 #include "offload/stats.h"
 #include "offload/strvec.h"
@@ -33,7 +34,6 @@
 #include "offload/timer.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,8 +79,7 @@ struct partition_run {
 	struct ol_cache *cache;        /* NULL: no cache for this link */
 	char *prefix;                  /* "<exe>.<triple>.<arch>" */
 	atomic_size_t hits;
-	/* The partitions, their products, each one's messages and status;
-	 * threads take the next partition from `next`. */
+	/* The partitions, their products, each one's messages and status. */
 	const struct ol_buffer *parts;
 	const struct ol_buffer *keys;  /* what each partition's key is made of (split()) */
 	struct ol_buffer *products;
@@ -89,7 +88,6 @@ struct partition_run {
 	struct ol_diag_buffer *diags;
 	int *status;
 	size_t nparts;
-	atomic_size_t next;
 };
 
 /* "<exe>.<triple>.<arch>.part<p>", the names of a partition's files; a
@@ -236,46 +234,30 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 	return rc ? -1 : 0;
 }
 
-static void *partition_worker(void *arg)
+/* One partition's product, on whichever thread of the pool takes it. */
+static void partition_item(void *arg, size_t p)
 {
 	struct partition_run *run = arg;
+	struct ol_diag_buffer *previous;
+	double started;
 
-	for (;;) {
-		size_t p = atomic_fetch_add(&run->next, 1);
-		struct ol_diag_buffer *previous;
-		double started;
-
-		if (p >= run->nparts)
-			return NULL;
-		if (!run->parts[p].size)
-			continue;
-		previous = ol_diag_capture_begin(&run->diags[p]);
-		started = ol_stats_now_ms();
-		run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
-		if (run->ms[p] >= 0)
-			run->ms[p] = ol_stats_now_ms() - started;
-		ol_diag_capture_begin(previous);
-	}
+	if (!run->parts[p].size)
+		return;
+	previous = ol_diag_capture_begin(&run->diags[p]);
+	started = ol_stats_now_ms();
+	run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
+	if (run->ms[p] >= 0)
+		run->ms[p] = ol_stats_now_ms() - started;
+	ol_diag_capture_begin(previous);
 }
 
-/* Every partition's product, on up to g->job_threads threads.  Returns 0
- * or -1 (reported). */
+/* Every partition's product, on the link's pool (the threads the other
+ * groups leave over join in).  Returns 0 or -1 (reported). */
 static int make_products(struct partition_run *run)
 {
-	size_t nthreads = run->g->job_threads > 1 ? run->g->job_threads : 1, started = 0;
-	pthread_t *threads;
 	int rc = 0;
 
-	if (nthreads > run->nparts)
-		nthreads = run->nparts;
-	threads = ol_xcalloc(nthreads ? nthreads : 1, sizeof(*threads));
-	for (size_t i = 0; i + 1 < nthreads; i++)
-		if (pthread_create(&threads[started], NULL, partition_worker, run) == 0)
-			started++;
-	partition_worker(run);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	free(threads);
+	ol_pool_run(run->ctx->pool, run->nparts, partition_item, run);
 	for (size_t p = 0; p < run->nparts; p++) {
 		ol_diag_flush(&run->diags[p]);
 		rc |= run->status[p];
@@ -381,7 +363,6 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	run.ms = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.ms));
 	run.nparts = nparts;
 	atomic_init(&run.hits, 0);
-	atomic_init(&run.next, 0);
 	split.module_partition = partition;
 	split.npartitions = nparts;
 	if (ctx->cl->save_temps)
