@@ -69,22 +69,4 @@ void ol_spawn_note(const char *fmt, ...)
 #endif
 	;
 
-/* Find an executable: each dir in `dirs` (NULL-terminated, may be NULL), then
- * $PATH.  Returns a malloc'd path, or NULL.  Under --dry-run a missing
- * program yields a copy of the bare name, as upstream does. */
-char *ol_find_program(const char *name, const char *const *dirs);
-
-/* Find a tool the link runs (ld.lld, clang, llvm-objcopy, ptxas, nvlink,
- * fatbinary), as upstream does and a little more: in named_dirs (what the
- * user named: --cuda-path), beside offload-link, in $COMPILER_PATH, beside
- * the clang that runs the link (the parent process), in default_dirs (the
- * usual installations), then on $PATH; both lists NULL-terminated, may be
- * NULL.  -v names the tool and where it was found.  Returns as
- * ol_find_program does (under --dry-run a miss gives the bare name). */
-char *ol_find_tool(const char *name, const char *const *named_dirs,
-		   const char *const *default_dirs);
-
-/* Directory holding this executable (from /proc/self/exe), static storage. */
-const char *ol_self_dir(void);
-
 #endif

@@ -2,7 +2,8 @@
  * strvec: a NULL-terminated, growable vector of owned strings (git's strvec).
  * strbuf: a growable NUL-terminated byte buffer (git's strbuf).
  * Both own their memory; *_release frees it and leaves an empty, reusable value.
- * ol_starts_with: the prefix test the argument handling needs everywhere.
+ * ol_starts_with: the prefix test the argument handling needs everywhere;
+ * ol_base_name: a path's last component.
  */
 #ifndef OFFLOAD_STRVEC_H
 #define OFFLOAD_STRVEC_H
@@ -15,6 +16,14 @@
 static inline int ol_starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The part of path after its last '/' (all of it without one). */
+static inline const char *ol_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
 }
 
 struct strvec {

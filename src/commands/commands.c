@@ -3,6 +3,7 @@
  */
 #include "offload/commands.h"
 #include "commands_internal.h"
+#include "offload/strvec.h"
 #include "offload/switch.h"
 
 #include <string.h>
@@ -37,15 +38,9 @@ const struct ol_command ol_commands[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 const struct ol_command *ol_command_find(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(base_name(argv[0]), "clang-linker-wrapper") == 0)
+	if (argc < 2 || strcmp(ol_base_name(argv[0]), "clang-linker-wrapper") == 0)
 		return NULL;
 	for (const struct ol_command *c = ol_commands; c->name; c++)
 		if (strcmp(argv[1], c->name) == 0)

@@ -24,21 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *find_lld(void)
-{
-	static const char *const names[] = { "ld.lld", "ld.lld-22", "ld.lld-19" };
-	const char *const dirs[] = { OL_LLVM_BINDIR, NULL };
-
-	/* Under --dry-run a missing program comes back as its bare name, so
-	 * the first lookup always answers there. */
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char *lld = ol_find_tool(names[i], NULL, i == 0 ? dirs : NULL);
-		if (lld)
-			return lld;
-	}
-	return NULL;
-}
-
 /* "gfx90a:xnack+:sramecc-" -> "+xnack,-sramecc".  A malformed feature
  * (no trailing + or -) is an error: the code object would not say what the
  * target id promised. */
@@ -99,7 +84,7 @@ static int amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 		lto.merge_before_codegen = 1;
 		rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
 	}
-	if (rc == 0 && !(lld = find_lld()))
+	if (rc == 0 && !(lld = ol_find_lld()))
 		rc = ol_error("cannot find 'ld.lld' to link the device image for '%s' '%s'",
 			      g->triple, g->arch);
 	if (rc == 0) {
@@ -121,7 +106,7 @@ static int amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 static void amdgpu_identify(const struct ol_group *g, const struct ol_link_context *ctx,
 			    struct ol_cache *c, struct ol_sha256 *h)
 {
-	char *lld = find_lld();
+	char *lld = ol_find_lld();
 
 	(void)g;
 	(void)ctx;

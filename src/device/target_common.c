@@ -261,21 +261,6 @@ void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strv
 	}
 }
 
-char *ol_find_llvm_tool(const char *name, enum ol_flavor flavor, const char *extra_dir)
-{
-	char *release_dir = ol_xasprintf("/usr/lib/llvm-%d/bin", (int)flavor);
-	char *versioned = ol_xasprintf("%s-%d", name, (int)flavor);
-	const char *const dirs[] = { release_dir, extra_dir, NULL };
-	char *tool = ol_find_tool(name, NULL, dirs);
-
-	/* Without --dry-run, a miss above comes back NULL: try Debian's name-N. */
-	if (!tool)
-		tool = ol_find_tool(versioned, NULL, NULL);
-	free(release_dir);
-	free(versioned);
-	return tool;
-}
-
 int ol_group_read_result(struct ol_group *g, const char *path)
 {
 	g->linked_path = path;

@@ -13,6 +13,7 @@
 #include "offload/job_key.h"
 #include "offload/key_material.h"
 #include "offload/diag.h"
+#include "offload/strvec.h"
 #include "offload/inputs.h"
 #include "offload/spawn.h"
 #include "offload/target_id.h"
@@ -21,12 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
 
 static int same_arch(const char *a, const char *b)
 {
@@ -61,7 +56,7 @@ static void find_crt_files(const struct ol_cmdline *cl, struct crt_files *crt)
 
 		if (item->kind != OL_LINK_FILE)
 			continue;
-		base = base_name(item->value);
+		base = ol_base_name(item->value);
 		if (!crt->crti && strcmp(base, "crti.o") == 0)
 			crt->crti = sibling_if_exists(item->value, "crti.o");
 		else if (!crt->crtn && strcmp(base, "crtn.o") == 0)

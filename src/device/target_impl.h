@@ -4,6 +4,7 @@
 
 #include "offload/device_link.h"
 #include "offload/backend.h"
+#include "offload/programs.h"
 #include "offload/strvec.h"
 
 /* Each family's row of the table (targets.c), defined in its
@@ -104,11 +105,6 @@ void ol_group_push_host_libraries(const struct ol_link_context *ctx, struct strv
  * release argv.  Returns 0 or -1 (reported). */
 int ol_group_run_linker(const struct ol_group *g, const struct ol_link_context *ctx,
 			struct strvec *argv, const char *out, const struct strvec *files);
-/* An LLVM program of the release being emulated, found by ol_find_tool()
- * (spawn.h) with /usr/lib/llvm-<flavor>/bin and extra_dir (may be NULL) as
- * its default directories, then as Debian's "<name>-<flavor>".  NULL when nowhere (under --dry-run
- * the bare name); the caller frees. */
-char *ol_find_llvm_tool(const char *name, enum ol_flavor flavor, const char *extra_dir);
 /* Read a linked image back into g->linked (empty under --dry-run). */
 int ol_group_read_result(struct ol_group *g, const char *path);
 

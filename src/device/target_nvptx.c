@@ -51,9 +51,7 @@ static char *cuda_program_path(const char *name, const struct ol_group *g,
 {
 	char *cuda = named_cuda_path(g, ctx);
 	char *named_bin = cuda ? ol_xasprintf("%s/bin", cuda) : NULL;
-	const char *const named[] = { named_bin, NULL };
-	const char *const usual[] = { "/usr/local/cuda/bin", NULL };
-	char *program = ol_find_tool(name, named, usual);
+	char *program = ol_find_cuda_tool(name, cuda);
 
 	free(cuda);
 	if (named_bin_out)

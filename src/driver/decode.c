@@ -6,6 +6,7 @@
 #include "driver_internal.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/programs.h"
 #include "offload/spawn.h"
 
 #include <ctype.h>

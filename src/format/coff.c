@@ -8,6 +8,7 @@
  * string table; long symbol names have four zero bytes and the offset.
  */
 #include "offload/coff.h"
+#include "format_internal.h"
 
 #include <string.h>
 
@@ -35,16 +36,6 @@ static const uint8_t bigobj_class_id[16] = {
 	0xaf, 0x20, 0xfa, 0xf6, 0x6a, 0xa4, 0xdc, 0xb8,
 };
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static int known_machine(uint16_t machine)
 {
 	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
@@ -55,15 +46,15 @@ static int known_machine(uint16_t machine)
 
 static int is_bigobj(const uint8_t *data, size_t size)
 {
-	return size >= BIGOBJ_HEADER_SIZE && le16(data) == 0 && le16(data + 2) == 0xffff &&
-	       le16(data + 4) >= 2 && !memcmp(data + 12, bigobj_class_id, sizeof(bigobj_class_id));
+	return size >= BIGOBJ_HEADER_SIZE && ol_get16le(data) == 0 && ol_get16le(data + 2) == 0xffff &&
+	       ol_get16le(data + 4) >= 2 && !memcmp(data + 12, bigobj_class_id, sizeof(bigobj_class_id));
 }
 
 int ol_coff_is_object(const uint8_t *data, size_t size)
 {
 	if (is_bigobj(data, size))
-		return known_machine(le16(data + 6));
-	return size >= FILE_HEADER_SIZE && known_machine(le16(data));
+		return known_machine(ol_get16le(data + 6));
+	return size >= FILE_HEADER_SIZE && known_machine(ol_get16le(data));
 }
 
 static int fail(const char **why, const char *text)
@@ -81,18 +72,18 @@ int ol_coff_open(const uint8_t *data, size_t size, struct ol_coff *out, const ch
 	out->size = size;
 	if (is_bigobj(data, size)) {
 		out->bigobj = 1;
-		out->machine = le16(data + 6);
-		out->nsections = le32(data + 44);
-		out->symbol_table = le32(data + 48);
-		out->nsymbols = le32(data + 52);
+		out->machine = ol_get16le(data + 6);
+		out->nsections = ol_get32le(data + 44);
+		out->symbol_table = ol_get32le(data + 48);
+		out->nsymbols = ol_get32le(data + 52);
 		out->section_table = BIGOBJ_HEADER_SIZE;
 		symbol_size = BIGOBJ_SYMBOL_SIZE;
 	} else if (size >= FILE_HEADER_SIZE) {
-		out->machine = le16(data);
-		out->nsections = le16(data + 2);
-		out->symbol_table = le32(data + 8);
-		out->nsymbols = le32(data + 12);
-		out->section_table = FILE_HEADER_SIZE + (size_t)le16(data + 16);
+		out->machine = ol_get16le(data);
+		out->nsections = ol_get16le(data + 2);
+		out->symbol_table = ol_get32le(data + 8);
+		out->nsymbols = ol_get32le(data + 12);
+		out->section_table = FILE_HEADER_SIZE + (size_t)ol_get16le(data + 16);
 		symbol_size = SYMBOL_SIZE;
 	} else {
 		return fail(why, "truncated COFF header");
@@ -111,7 +102,7 @@ int ol_coff_open(const uint8_t *data, size_t size, struct ol_coff *out, const ch
 	/* The string table follows the symbols; a file may end without one. */
 	symbols_end = out->symbol_table + (size_t)out->nsymbols * symbol_size;
 	if (size - symbols_end >= 4) {
-		size_t strings_size = le32(data + symbols_end);
+		size_t strings_size = ol_get32le(data + symbols_end);
 
 		if (strings_size > size - symbols_end)
 			return fail(why, "COFF string table extends past the end of the file");
@@ -189,8 +180,8 @@ int ol_coff_section(const struct ol_coff *c, uint32_t index, struct ol_coff_sect
 	if (out->short_name[0] == '/' &&
 	    long_section_name(c, out->short_name, &out->name, &out->name_len, why) < 0)
 		return -1;
-	out->size = le32(h + 16);
-	out->offset = le32(h + 20);
+	out->size = ol_get32le(h + 16);
+	out->offset = ol_get32le(h + 20);
 	if (out->size && (out->offset > c->size || out->size > c->size - out->offset))
 		return fail(why, "COFF section extends past the end of the file");
 	return 0;
@@ -206,19 +197,19 @@ int ol_coff_symbol(const struct ol_coff *c, uint32_t index, struct ol_coff_symbo
 	if (index >= c->nsymbols)
 		return fail(why, "no such COFF symbol");
 	s = c->data + c->symbol_table + (size_t)index * symbol_size;
-	if (le32(s) == 0) {
-		if (string_at(c, le32(s + 4), &out->name, &out->name_len, why) < 0)
+	if (ol_get32le(s) == 0) {
+		if (string_at(c, ol_get32le(s + 4), &out->name, &out->name_len, why) < 0)
 			return -1;
 	} else {
 		short_name(s, out->short_name, &out->name, &out->name_len);
 	}
-	out->value = le32(s + 8);
+	out->value = ol_get32le(s + 8);
 	if (c->bigobj) {
-		out->section = (int32_t)le32(s + 12);
+		out->section = (int32_t)ol_get32le(s + 12);
 		out->storage_class = s[18];
 		out->aux_count = s[19];
 	} else {
-		out->section = (int16_t)le16(s + 12);
+		out->section = (int16_t)ol_get16le(s + 12);
 		out->storage_class = s[16];
 		out->aux_count = s[17];
 	}

@@ -3,6 +3,7 @@
  * (include/offload/cubin.h).
  */
 #include "offload/cubin.h"
+#include "format_internal.h"
 #include "offload/elf_cpu.h"
 
 #include <elf.h>
@@ -27,12 +28,6 @@ enum {
 
 static const char nvidia_owner[] = "NVIDIA Corp";
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 static uint64_t align4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
 
 int ol_cubin_read_header(const uint8_t *data, size_t size, struct ol_cubin_header *out)
@@ -42,13 +37,13 @@ int ol_cubin_read_header(const uint8_t *data, size_t size, struct ol_cubin_heade
 
 	if (!data || size < sizeof(Elf64_Ehdr) || memcmp(data, ELFMAG, SELFMAG) != 0 ||
 	    data[EI_CLASS] != ELFCLASS64 || data[EI_DATA] != ELFDATA2LSB ||
-	    le16(data + offsetof(Elf64_Ehdr, e_machine)) != OL_EM_CUDA)
+	    ol_get16le(data + offsetof(Elf64_Ehdr, e_machine)) != OL_EM_CUDA)
 		return -1;
-	flags = le32(data + offsetof(Elf64_Ehdr, e_flags));
+	flags = ol_get32le(data + offsetof(Elf64_Ehdr, e_flags));
 	v1 = data[EI_ABIVERSION] == OL_CUDA_ELF_ABI_V1;
 	out->abi_version = data[EI_ABIVERSION];
 	out->flags = flags;
-	out->type = le16(data + offsetof(Elf64_Ehdr, e_type));
+	out->type = ol_get16le(data + offsetof(Elf64_Ehdr, e_type));
 	out->sm = v1 ? flags & CUDA_SM_V1 : (flags & CUDA_SM_MASK_V2) >> CUDA_SM_OFFSET_V2;
 	out->accelerated = v1 ? (flags & CUDA_ACCELERATORS_V1) != 0 : (flags & CUDA_ACCELERATORS_V2) != 0;
 	return 0;
@@ -62,11 +57,11 @@ static int read_tool(const uint8_t *desc, uint64_t descsz, struct ol_cubin_tool 
 	uint64_t strings_size, name_at, version_at;
 	const uint8_t *name_end, *version_end;
 
-	if (descsz < TKINFO_WORDS * 4 || le32(desc) != TKINFO_LAYOUT)
+	if (descsz < TKINFO_WORDS * 4 || ol_get32le(desc) != TKINFO_LAYOUT)
 		return 0;
 	strings_size = descsz - TKINFO_WORDS * 4;
-	name_at = le32(desc + 4 * TKINFO_NAME_WORD);
-	version_at = le32(desc + 4 * TKINFO_VERSION_WORD);
+	name_at = ol_get32le(desc + 4 * TKINFO_NAME_WORD);
+	version_at = ol_get32le(desc + 4 * TKINFO_VERSION_WORD);
 	if (name_at >= strings_size || version_at >= strings_size)
 		return 0;
 	name_end = memchr(strings + name_at, 0, (size_t)(strings_size - name_at));
@@ -87,8 +82,8 @@ static size_t tools_in_section(const uint8_t *data, uint64_t begin, uint64_t end
 	uint64_t at = begin;
 
 	while (end - at >= 12) {
-		uint32_t namesz = le32(data + at), descsz = le32(data + at + 4);
-		uint32_t type = le32(data + at + 8);
+		uint32_t namesz = ol_get32le(data + at), descsz = ol_get32le(data + at + 4);
+		uint32_t type = ol_get32le(data + at + 8);
 		uint64_t name_at = at + 12;
 		uint64_t desc_at = name_at + align4(namesz);
 		uint64_t next = desc_at + align4(descsz);
@@ -117,18 +112,18 @@ size_t ol_cubin_tools(const uint8_t *data, size_t size, struct ol_cubin_tool *ou
 
 	if (ol_cubin_read_header(data, size, &header) < 0)
 		return 0;
-	shoff = le64(data + offsetof(Elf64_Ehdr, e_shoff));
-	shentsize = le16(data + offsetof(Elf64_Ehdr, e_shentsize));
-	shnum = le16(data + offsetof(Elf64_Ehdr, e_shnum));
+	shoff = ol_get64le(data + offsetof(Elf64_Ehdr, e_shoff));
+	shentsize = ol_get16le(data + offsetof(Elf64_Ehdr, e_shentsize));
+	shnum = ol_get16le(data + offsetof(Elf64_Ehdr, e_shnum));
 	if (shentsize < sizeof(Elf64_Shdr) || shoff > size ||
 	    (uint64_t)shnum * shentsize > size - shoff)
 		return 0;
 	for (unsigned i = 0; i < shnum; i++) {
 		const uint8_t *sh = data + shoff + (uint64_t)i * shentsize;
-		uint64_t offset = le64(sh + offsetof(Elf64_Shdr, sh_offset));
-		uint64_t section_size = le64(sh + offsetof(Elf64_Shdr, sh_size));
+		uint64_t offset = ol_get64le(sh + offsetof(Elf64_Shdr, sh_offset));
+		uint64_t section_size = ol_get64le(sh + offsetof(Elf64_Shdr, sh_size));
 
-		if (le32(sh + offsetof(Elf64_Shdr, sh_type)) != SHT_NOTE || offset > size ||
+		if (ol_get32le(sh + offsetof(Elf64_Shdr, sh_type)) != SHT_NOTE || offset > size ||
 		    section_size > size - offset)
 			continue;
 		found = tools_in_section(data, offset, offset + section_size, out, max, found);

@@ -4,6 +4,7 @@
 #include "offload/elf_cpu.h"
 #include "offload/cubin.h"
 
+#include "format_internal.h"
 #include <elf.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,12 +33,6 @@ static const struct { uint8_t mach; const char *name; } amdgpu_machs[] = {
 	{ 0x59, "gfx12-generic" },
 };
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 const char *ol_elf_cpu_name(const uint8_t *data, size_t size, char *buf, size_t bufsize)
 {
 	uint32_t flags;
@@ -46,8 +41,8 @@ const char *ol_elf_cpu_name(const uint8_t *data, size_t size, char *buf, size_t 
 	if (!data || size < sizeof(Elf64_Ehdr) || memcmp(data, ELFMAG, SELFMAG) != 0 ||
 	    data[EI_CLASS] != ELFCLASS64 || data[EI_DATA] != ELFDATA2LSB)
 		return NULL;
-	machine = le16(data + offsetof(Elf64_Ehdr, e_machine));
-	flags = le32(data + offsetof(Elf64_Ehdr, e_flags));
+	machine = ol_get16le(data + offsetof(Elf64_Ehdr, e_machine));
+	flags = ol_get32le(data + offsetof(Elf64_Ehdr, e_flags));
 	if (machine == OL_EM_CUDA) {
 		struct ol_cubin_header cubin;
 

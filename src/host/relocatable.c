@@ -7,6 +7,7 @@
 #include "offload/diag.h"
 #include "offload/entries_sections.h"
 #include "offload/md5.h"
+#include "offload/programs.h"
 #include "offload/spawn.h"
 #include "offload/strvec.h"
 #include "offload/tempfile.h"

@@ -1,5 +1,6 @@
 /* plugin: open offload-link's own shared modules.  See offload/plugin.h. */
 #include "offload/plugin.h"
+#include "offload/programs.h"
 #include "offload/spawn.h"
 
 #include <dlfcn.h>

@@ -18,6 +18,7 @@
  * system's root, so that the logic runs without root on a made-up tree.
  */
 #include "offload/diag.h"
+#include "offload/programs.h"
 #include "offload/spawn.h"
 #include "offload/strvec.h"
 #include "offload/tempfile.h"

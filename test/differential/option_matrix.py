@@ -125,7 +125,7 @@ def read_records():
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     records = []
     for m in re.finditer(r"^OPTION\((\w+),(.*?)\)\s*$", text, flags=re.S | re.M):
-        versions = re.findall(r"V(16|19|22)", m.group(2).rsplit(",", 1)[-1])
+        versions = re.findall(r"V(16|19|22)", m.group(2).rsplit(",", 2)[-2])
         mask = sum(RELEASE_BIT[int(v)] for v in versions)
         flags = m.group(2).split(",")[3]
         records.append((m.group(1), mask, "WRAPPER_ONLY" in flags))
