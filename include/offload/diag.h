@@ -103,4 +103,11 @@ char *ol_xstrdup(const char *s);
 char *ol_xstrndup(const char *s, size_t n);
 char *ol_xasprintf(const char *fmt, ...) OL_PRINTF(1, 2);
 
+/* Room for `need` elements of `size` bytes in array, whose capacity is
+ * *alloc: doubles it, from `first`, until they fit (git's ALLOC_GROW).
+ * Returns the array, moved maybe; dies on OOM. */
+void *ol_grow(void *array, size_t *alloc, size_t need, size_t size, size_t first);
+#define OL_GROW(array, need, alloc, first) \
+	((array) = ol_grow((array), &(alloc), (need), sizeof(*(array)), (first)))
+
 #endif

@@ -164,10 +164,7 @@ static void add_fresh(struct ol_id_table *t, const uint8_t id[OL_SHA256_SIZE],
 {
 	struct id_record *r;
 
-	if (t->nfresh == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->fresh = ol_xrealloc(t->fresh, t->cap * sizeof(*t->fresh));
-	}
+	OL_GROW(t->fresh, t->nfresh + 1, t->cap, 16);
 	r = &t->fresh[t->nfresh++];
 	memcpy(r->id, id, OL_SHA256_SIZE);
 	memcpy(r->value, value, OL_SHA256_SIZE);

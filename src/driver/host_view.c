@@ -78,11 +78,7 @@ static void add_item(struct host_view *hv, enum ol_link_item_kind kind, const ch
 {
 	struct ol_cmdline *cl = hv->cl;
 
-	if (cl->nlink_items == hv->items_alloc) {
-		hv->items_alloc = hv->items_alloc ? hv->items_alloc * 2 : 32;
-		cl->link_items = ol_xrealloc(cl->link_items,
-					     hv->items_alloc * sizeof(*cl->link_items));
-	}
+	OL_GROW(cl->link_items, cl->nlink_items + 1, hv->items_alloc, 32);
 	cl->link_items[cl->nlink_items].kind = kind;
 	cl->link_items[cl->nlink_items].value = value;
 	cl->link_items[cl->nlink_items].arg_index = arg_index;
@@ -97,10 +93,7 @@ static void add_lib_path(struct host_view *hv, const char *dir)
 {
 	struct ol_cmdline *cl = hv->cl;
 
-	if (cl->nlib_paths == hv->paths_alloc) {
-		hv->paths_alloc = hv->paths_alloc ? hv->paths_alloc * 2 : 16;
-		cl->lib_paths = ol_xrealloc(cl->lib_paths, hv->paths_alloc * sizeof(*cl->lib_paths));
-	}
+	OL_GROW(cl->lib_paths, cl->nlib_paths + 1, hv->paths_alloc, 16);
 	cl->lib_paths[cl->nlib_paths++] = dir;
 }
 

@@ -23,9 +23,11 @@ static void parsed_push(struct ol_parsed *p, enum ol_opt_id id, const char *raw,
 			const struct ol_opt *rec)
 {
 	if (p->nr == p->alloc) {
-		p->alloc = p->alloc ? p->alloc * 2 : 64;
-		p->args = ol_xrealloc(p->args, p->alloc * sizeof(*p->args));
-		p->recs = ol_xrealloc(p->recs, p->alloc * sizeof(*p->recs));
+		size_t alloc = p->alloc;
+
+		/* Two arrays of one capacity. */
+		OL_GROW(p->args, p->nr + 1, alloc, 64);
+		OL_GROW(p->recs, p->nr + 1, p->alloc, 64);
 	}
 	p->args[p->nr].id = id;
 	p->args[p->nr].raw = raw;

@@ -19,10 +19,7 @@
 
 void ol_words_push(struct ol_words *w, const char *s)
 {
-	if (w->nr == w->alloc) {
-		w->alloc = w->alloc ? w->alloc * 2 : 64;
-		w->v = ol_xrealloc(w->v, w->alloc * sizeof(*w->v));
-	}
+	OL_GROW(w->v, w->nr + 1, w->alloc, 64);
 	w->v[w->nr++] = s;
 }
 

@@ -54,10 +54,7 @@ struct grouper {
 
 static void building_add(struct building *b, struct ol_device_image *img)
 {
-	if (b->n == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 8;
-		b->images = ol_xrealloc(b->images, b->cap * sizeof(*b->images));
-	}
+	OL_GROW(b->images, b->n + 1, b->cap, 8);
 	b->images[b->n++] = img;
 }
 
@@ -71,10 +68,7 @@ static ptrdiff_t find_group(const struct grouper *gr, const char *triple, const 
 
 static size_t new_group(struct grouper *gr, const char *triple, const char *arch)
 {
-	if (gr->n == gr->cap) {
-		gr->cap = gr->cap ? gr->cap * 2 : 8;
-		gr->v = ol_xrealloc(gr->v, gr->cap * sizeof(*gr->v));
-	}
+	OL_GROW(gr->v, gr->n + 1, gr->cap, 8);
 	gr->v[gr->n] = (struct building){ triple, arch, NULL, 0, 0 };
 	return gr->n++;
 }

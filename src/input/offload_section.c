@@ -70,10 +70,7 @@ static void add_image(void *ctx_ptr, const struct ol_offload_binary *bin, uint64
 		ctx->failed = 1;
 		return;
 	}
-	if (vec->n == vec->alloc) {
-		vec->alloc = vec->alloc ? 2 * vec->alloc : 4;
-		vec->v = ol_xrealloc(vec->v, vec->alloc * sizeof(*vec->v));
-	}
+	OL_GROW(vec->v, vec->n + 1, vec->alloc, 4);
 	img = &vec->v[vec->n++];
 	memset(img, 0, sizeof(*img));
 	img->bin = *bin;

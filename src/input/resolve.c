@@ -324,10 +324,7 @@ static void load(struct resolver *r, struct ol_object *obj)
 	if (obj->loaded)
 		return;
 	obj->loaded = 1;
-	if (r->nqueue == r->queue_cap) {
-		r->queue_cap = r->queue_cap ? r->queue_cap * 2 : 64;
-		r->queue = ol_xrealloc(r->queue, r->queue_cap * sizeof(*r->queue));
-	}
+	OL_GROW(r->queue, r->nqueue + 1, r->queue_cap, 64);
 	r->queue[r->nqueue++] = obj;
 }
 
@@ -556,10 +553,7 @@ static size_t target_of(struct device_link *d, const struct ol_device_image *img
 	for (size_t i = 0; i < d->ntargets; i++)
 		if (!strcmp(d->targets[i].triple, triple) && !strcmp(d->targets[i].arch, arch))
 			return i;
-	if (d->ntargets == d->targets_cap) {
-		d->targets_cap = d->targets_cap ? d->targets_cap * 2 : 16;
-		d->targets = ol_xrealloc(d->targets, d->targets_cap * sizeof(*d->targets));
-	}
+	OL_GROW(d->targets, d->ntargets + 1, d->targets_cap, 16);
 	d->targets[d->ntargets] = (struct dev_target){ triple, arch, -1, NULL, 0, 0 };
 	return d->ntargets++;
 }
@@ -588,10 +582,7 @@ static void add_to_group(struct dev_group *g, struct ol_device_image *img)
 
 static void add_membership(struct device_link *d, struct ol_device_image *img, size_t group)
 {
-	if (d->nmembers == d->members_cap) {
-		d->members_cap = d->members_cap ? d->members_cap * 2 : 64;
-		d->members = ol_xrealloc(d->members, d->members_cap * sizeof(*d->members));
-	}
+	OL_GROW(d->members, d->nmembers + 1, d->members_cap, 64);
 	d->members[d->nmembers++] = (struct membership){ img, group };
 }
 
@@ -605,10 +596,7 @@ static void add_primary(struct device_link *d, struct ol_device_image *img)
 		if (targets_compatible(d, t, d->groups[g].target))
 			compat[ncompat++] = g;
 	if (d->targets[t].group < 0) {
-		if (d->ngroups == d->groups_cap) {
-			d->groups_cap = d->groups_cap ? d->groups_cap * 2 : 8;
-			d->groups = ol_xrealloc(d->groups, d->groups_cap * sizeof(*d->groups));
-		}
+		OL_GROW(d->groups, d->ngroups + 1, d->groups_cap, 8);
 		d->groups[d->ngroups] = (struct dev_group){ t, { NULL, 0, 0 } };
 		d->targets[t].group = (ptrdiff_t)d->ngroups++;
 	}
@@ -703,10 +691,7 @@ static void device_link(struct resolver *r)
 				size_t t = target_of(&d, &obj->images[k]);
 				if (!target_joins(&d, t)->njoins)
 					continue;
-				if (ncand == cand_cap) {
-					cand_cap = cand_cap ? cand_cap * 2 : 64;
-					cand = ol_xrealloc(cand, cand_cap * sizeof(*cand));
-				}
+				OL_GROW(cand, ncand + 1, cand_cap, 64);
 				cand[ncand++] = (struct candidate){ &obj->images[k], t };
 			}
 		}
@@ -801,10 +786,7 @@ static void order_add_object(struct order_builder *b, struct ol_object *obj, int
 		/* pass 0 takes primaries only, pass 1 the rest. */
 		if (!img->selected || primary != (pass == 0) || !ptr_set_add(&b->seen, img))
 			continue;
-		if (b->n == b->cap) {
-			b->cap = b->cap ? b->cap * 2 : 64;
-			b->v = ol_xrealloc(b->v, b->cap * sizeof(*b->v));
-		}
+		OL_GROW(b->v, b->n + 1, b->cap, 64);
 		b->v[b->n++] = (struct ol_linked_image){ img, primary };
 	}
 }

@@ -313,10 +313,7 @@ static void scan_member(void *ctx, const struct ol_ar_member *member)
 	scan_object(list->st, obj);
 	if (obj->nimages)
 		list->archive->has_offloading = 1;
-	if (list->n == list->alloc) {
-		list->alloc = list->alloc ? 2 * list->alloc : 16;
-		list->v = ol_xrealloc(list->v, list->alloc * sizeof(*list->v));
-	}
+	OL_GROW(list->v, list->n + 1, list->alloc, 16);
 	list->v[list->n++] = obj;
 }
 
@@ -459,10 +456,7 @@ int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
 			break;
 		}
 
-		if (ninputs == alloc) {
-			alloc = alloc ? 2 * alloc : 32;
-			inputs = ol_xrealloc(inputs, alloc * sizeof(*inputs));
-		}
+		OL_GROW(inputs, ninputs + 1, alloc, 32);
 		input = &inputs[ninputs++];
 		memset(input, 0, sizeof(*input));
 		input->path = path;

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,20 @@ void *ol_xcalloc(size_t n, size_t size)
 void *ol_xrealloc(void *p, size_t n)
 {
 	return check_alloc(realloc(p, n ? n : 1));
+}
+
+void *ol_grow(void *array, size_t *alloc, size_t need, size_t size, size_t first)
+{
+	size_t n = *alloc;
+
+	if (need <= n)
+		return array;
+	while (n < need)
+		n = n ? n * 2 : first;
+	if (n > SIZE_MAX / size)
+		ol_fatal("out of memory");
+	*alloc = n;
+	return ol_xrealloc(array, n * size);
 }
 
 char *ol_xstrdup(const char *s)

@@ -38,10 +38,7 @@ void ol_temp_name_describe(const char *path, const char *fmt, ...)
 	strbuf_release(&raw);
 
 	pthread_mutex_lock(&lock);
-	if (nnames == alloc) {
-		alloc = alloc ? 2 * alloc : 16;
-		names = ol_xrealloc(names, alloc * sizeof(*names));
-	}
+	OL_GROW(names, nnames + 1, alloc, 16);
 	names[nnames].path = ol_xstrdup(path);
 	names[nnames].description = escaped;
 	nnames++;
