@@ -49,6 +49,11 @@ struct ol_group {
 	int debug;                     /* device debug info wanted */
 	enum ol_link_route route;
 	char *route_reason;            /* OL_ROUTE_CLANG: the argument that needs clang */
+	/* Each image's identity, parallel to images: the SHA-256 of its file's
+	 * stat identity, the offset of its object in the file and its index
+	 * there, by which the cache remembers the digest of its bytes; all
+	 * zero when it has none (an image not in a mapped file). */
+	uint8_t (*image_ids)[32];
 	/* Result of the device link. */
 	struct ol_buffer linked;       /* the device image bytes (malloc'd) */
 	const char *linked_path;       /* where it was written (temp or save-temps) */

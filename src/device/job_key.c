@@ -101,53 +101,27 @@ static void key_identity(struct ol_cache *c, struct ol_sha256 *h, const char *ki
 	ol_key_bytes(h, hex, OL_CACHE_KEY_HEX - 1);
 }
 
-/*
- * An image's bytes: the digest of one image of an object (a file, or an
- * archive member), remembered by the file's identity, the member's offset
- * and the image's index, so a relink hashes no image again (24 MiB for a
- * 100-unit, 4-GPU program).  The digest is of the image's bytes alone: an
- * object whose host code changed gets the same image digests back, and the
- * link still hits.
- */
-static int image_digest(struct ol_cache *c, const struct ol_object *obj, size_t index,
-			uint8_t digest[OL_SHA256_SIZE])
-{
-	struct ol_mapped_file *mf = obj->path ? ol_map_file(obj->path) : NULL;
-	struct ol_sha256 id;
-	uint8_t id_digest[OL_SHA256_SIZE];
-
-	if (!mf || !mf->data || obj->data < mf->data || obj->data > mf->data + mf->size)
-		return -1;
-	ol_sha256_init(&id);
-	ol_key_str(&id, "image");
-	ol_key_u64(&id, mf->dev);
-	ol_key_u64(&id, mf->ino);
-	ol_key_u64(&id, mf->size);
-	ol_key_u64(&id, (uint64_t)mf->mtime_ns);
-	ol_key_u64(&id, (uint64_t)(obj->data - mf->data));
-	ol_key_u64(&id, obj->nimages);
-	ol_key_u64(&id, index);
-	ol_sha256_final(&id, id_digest);
-	if (!ol_cache_recall(c, id_digest, digest)) {
-		ol_sha256(obj->images[index].bin.image, obj->images[index].bin.image_size, digest);
-		ol_cache_remember(c, id_digest, digest);
-	}
-	return 0;
-}
-
+/* An image's bytes: the digest the cache remembers under its identity
+ * (ol_group_prepare), computed and remembered on a miss.  The digest is of
+ * the image's bytes alone: an object whose host code changed gets the same
+ * image digests back, and the link still hits.  Without an identity, the
+ * bytes themselves. */
 static void key_image_bytes(struct ol_cache *c, struct ol_sha256 *h,
-			    const struct ol_device_image *img)
+			    const struct ol_device_image *img, const uint8_t id[32])
 {
-	const struct ol_object *obj = img->owner;
-	size_t index = obj && img >= obj->images && img < obj->images + obj->nimages
-			       ? (size_t)(img - obj->images) : SIZE_MAX;
+	static const uint8_t none[32];
 	uint8_t digest[OL_SHA256_SIZE];
 
 	ol_key_u64(h, img->bin.image_size);
-	if (index != SIZE_MAX && image_digest(c, obj, index, digest) == 0)
-		ol_key_bytes(h, digest, OL_SHA256_SIZE);
-	else
+	if (!id || memcmp(id, none, sizeof(none)) == 0) {
 		ol_key_bytes(h, img->bin.image, img->bin.image_size);
+		return;
+	}
+	if (!ol_cache_recall(c, id, digest)) {
+		ol_sha256(img->bin.image, img->bin.image_size, digest);
+		ol_cache_remember(c, id, digest);
+	}
+	ol_key_bytes(h, digest, OL_SHA256_SIZE);
 }
 
 void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path)
@@ -185,7 +159,8 @@ static void key_strvec(struct ol_sha256 *h, const char *what, const struct strve
 		ol_key_str(h, v->v[i]);
 }
 
-static void key_image(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img)
+static void key_image(struct ol_cache *c, struct ol_sha256 *h, const struct ol_device_image *img,
+		      const uint8_t id[32])
 {
 	const struct ol_offload_binary *bin = &img->bin;
 
@@ -197,7 +172,7 @@ static void key_image(struct ol_cache *c, struct ol_sha256 *h, const struct ol_d
 		ol_key_str(h, bin->strings[i].key);
 		ol_key_str(h, bin->strings[i].value);
 	}
-	key_image_bytes(c, h, img);
+	key_image_bytes(c, h, img, id);
 }
 
 /* What every key starts with: the format, this build and the group. */
@@ -248,7 +223,7 @@ void ol_group_job_key(struct ol_cache *c, const struct ol_group *g,
 	key_group(c, g, ctx, &h);
 	ol_key_u64(&h, g->nimages);
 	for (size_t i = 0; i < g->nimages; i++) {
-		key_image(c, &h, g->images[i]);
+		key_image(c, &h, g->images[i], g->image_ids ? g->image_ids[i] : NULL);
 		bitcode |= g->images[i]->bin.image_kind == OL_IMG_BITCODE;
 	}
 	if (bitcode)
