@@ -59,6 +59,7 @@
 
 #include "offload/cmdline.h"
 #include "offload/diag.h"
+#include "offload/hashtab.h"
 #include "offload/inputs.h"
 #include "offload/resolve.h"
 #include "offload/target_id.h"
@@ -76,121 +77,72 @@ enum host_state {
 enum { DEV_DEFINED = 1, DEV_UNDEFINED = 2 };
 
 struct sym_slot {
-	const char *name;      /* NULL: empty slot */
-	uint32_t hash;
+	const char *name;
 	uint8_t state;         /* enum host_state, or DEV_* bits */
 	uint8_t weak_only;     /* host: every reference so far was weak */
 	struct ol_object *lazy;
 };
 
+/* Symbols by name (offload/hashtab.h); zeroed is empty. */
 struct sym_map {
-	struct sym_slot *slots;
-	size_t cap, n;         /* cap is 0 or a power of two */
+	struct ol_hashtab table;
 };
 
-static uint32_t symbol_hash(const char *s)
+static int slot_named(const void *record, const void *name)
 {
-	uint32_t h = 2166136261u;   /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static struct sym_slot *sym_map_probe(const struct sym_map *m, const char *name, uint32_t hash)
-{
-	size_t mask = m->cap - 1, i = hash & mask;
-
-	for (;; i = (i + 1) & mask) {
-		struct sym_slot *s = &m->slots[i];
-		if (!s->name || (s->hash == hash && !strcmp(s->name, name)))
-			return s;
-	}
+	return strcmp(((const struct sym_slot *)record)->name, name) == 0;
 }
 
 static struct sym_slot *sym_map_find(const struct sym_map *m, const char *name)
 {
-	struct sym_slot *s;
-
-	if (!m->cap)
-		return NULL;
-	s = sym_map_probe(m, name, symbol_hash(name));
-	return s->name ? s : NULL;
+	return ol_hashtab_find(&m->table, ol_hash_string(name), slot_named, name);
 }
 
 /* The returned slot is valid until the next insertion. */
 static struct sym_slot *sym_map_insert(struct sym_map *m, const char *name)
 {
-	uint32_t hash = symbol_hash(name);
 	struct sym_slot *s;
+	int added;
 
-	if ((m->n + 1) * 2 > m->cap) {
-		struct sym_map grown = { NULL, m->cap ? m->cap * 2 : 256, m->n };
-		grown.slots = ol_xcalloc(grown.cap, sizeof(*grown.slots));
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->slots[i].name)
-				*sym_map_probe(&grown, m->slots[i].name, m->slots[i].hash) = m->slots[i];
-		free(m->slots);
-		*m = grown;
-	}
-	s = sym_map_probe(m, name, hash);
-	if (!s->name) {
+	m->table.record_size = sizeof(struct sym_slot);
+	s = ol_hashtab_insert(&m->table, ol_hash_string(name), slot_named, name, &added);
+	if (added)
 		s->name = name;
-		s->hash = hash;
-		m->n++;
-	}
 	return s;
 }
 
 static void sym_map_release(struct sym_map *m)
 {
-	free(m->slots);
-	m->slots = NULL;
-	m->cap = m->n = 0;
+	ol_hashtab_release(&m->table);
 }
 
 /* ---- a set of pointers ------------------------------------------------------------ */
 
+/* Zeroed is empty. */
 struct ptr_set {
-	const void **slots;
-	size_t cap, n;
+	struct ol_hashtab table;
 };
 
-static size_t ptr_hash(const void *p)
+static int same_pointer(const void *record, const void *p)
 {
-	uint64_t x = (uint64_t)(uintptr_t)p;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
+	return *(const void *const *)record == p;
 }
 
 /* Returns 1 if p was added, 0 if it was already there. */
 static int ptr_set_add(struct ptr_set *set, const void *p)
 {
-	size_t i;
+	const void **slot;
+	int added;
 
-	if ((set->n + 1) * 2 > set->cap) {
-		struct ptr_set grown = { NULL, set->cap ? set->cap * 2 : 64, set->n };
-		grown.slots = ol_xcalloc(grown.cap, sizeof(*grown.slots));
-		for (size_t j = 0; j < set->cap; j++) {
-			if (!set->slots[j])
-				continue;
-			for (i = ptr_hash(set->slots[j]) & (grown.cap - 1); grown.slots[i];
-			     i = (i + 1) & (grown.cap - 1))
-				;
-			grown.slots[i] = set->slots[j];
-		}
-		free(set->slots);
-		*set = grown;
-	}
-	for (i = ptr_hash(p) & (set->cap - 1); set->slots[i]; i = (i + 1) & (set->cap - 1))
-		if (set->slots[i] == p)
-			return 0;
-	set->slots[i] = p;
-	set->n++;
-	return 1;
+	set->table.record_size = sizeof(*slot);
+	slot = ol_hashtab_insert(&set->table, ol_hash_pointer(p), same_pointer, p, &added);
+	*slot = p;
+	return added;
+}
+
+static void ptr_set_release(struct ptr_set *set)
+{
+	ol_hashtab_release(&set->table);
 }
 
 /* ---- inputs --------------------------------------------------------------------- */
@@ -597,7 +549,7 @@ static void add_primary(struct device_link *d, struct ol_device_image *img)
 			compat[ncompat++] = g;
 	if (d->targets[t].group < 0) {
 		OL_GROW(d->groups, d->ngroups + 1, d->groups_cap, 8);
-		d->groups[d->ngroups] = (struct dev_group){ t, { NULL, 0, 0 } };
+		d->groups[d->ngroups] = (struct dev_group){ .target = t };
 		d->targets[t].group = (ptrdiff_t)d->ngroups++;
 	}
 	add_membership(d, img, (size_t)d->targets[t].group);
@@ -717,7 +669,7 @@ static void device_link(struct resolver *r)
 	} while (changed);
 
 	free(cand);
-	free(seen.slots);
+	ptr_set_release(&seen);
 	for (size_t g = 0; g < d.ngroups; g++)
 		sym_map_release(&d.groups[g].ns);
 	for (size_t t = 0; t < d.ntargets; t++)
@@ -813,7 +765,7 @@ struct ol_linked_image *ol_resolve_link_order(const struct ol_inputs *in, size_t
 			for (size_t m = 0; m < input->archive->nmembers; m++)
 				order_add_object(&b, input->archive->members[m], pass);
 		}
-	free(b.seen.slots);
+	ptr_set_release(&b.seen);
 	*n = b.n;
 	return b.v;
 }

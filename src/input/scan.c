@@ -20,6 +20,7 @@
 #include "offload/cmdline.h"
 #include "offload/coff.h"
 #include "offload/diag.h"
+#include "offload/hashtab.h"
 #include "offload/mapped_file.h"
 
 #include <errno.h>
@@ -165,41 +166,24 @@ struct scan_state {
 	struct ol_inputs *in;
 	const char *host_triple;
 	unsigned host_machine;      /* its ELF e_machine, 0 when unknown */
-	struct seen_file *seen;     /* open addressing on the mapping's address */
-	size_t seen_cap, seen_count;
+	struct ol_hashtab seen;     /* struct seen_file by the mapping's address */
 	int failed;                 /* something was reported */
 };
 
-static size_t seen_slot(const struct scan_state *st, const struct ol_mapped_file *mf)
+static int seen_is(const void *record, const void *mf)
 {
-	size_t h = (size_t)((uintptr_t)mf >> 4) * 0x9e3779b97f4a7c15ull;
-	size_t i = h & (st->seen_cap - 1);
-
-	while (st->seen[i].mf && st->seen[i].mf != mf)
-		i = (i + 1) & (st->seen_cap - 1);
-	return i;
+	return ((const struct seen_file *)record)->mf == mf;
 }
 
 static struct seen_file *seen_lookup(struct scan_state *st, const struct ol_mapped_file *mf)
 {
+	int added;
 	struct seen_file *slot;
 
-	if (2 * (st->seen_count + 1) > st->seen_cap) {
-		struct seen_file *old = st->seen;
-		size_t old_cap = st->seen_cap;
-
-		st->seen_cap = old_cap ? 2 * old_cap : 64;
-		st->seen = ol_xcalloc(st->seen_cap, sizeof(*st->seen));
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].mf)
-				st->seen[seen_slot(st, old[i].mf)] = old[i];
-		free(old);
-	}
-	slot = &st->seen[seen_slot(st, mf)];
-	if (!slot->mf) {
+	st->seen.record_size = sizeof(struct seen_file);
+	slot = ol_hashtab_insert(&st->seen, ol_hash_pointer(mf), seen_is, mf, &added);
+	if (added)
 		slot->mf = mf;
-		st->seen_count++;
-	}
 	return slot;
 }
 
@@ -476,7 +460,7 @@ int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
 		in->n = ninputs;
 	}
 	free(inputs);
-	free(st.seen);
+	ol_hashtab_release(&st.seen);
 	return st.failed ? -1 : 0;
 }
 

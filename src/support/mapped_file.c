@@ -2,6 +2,7 @@
 #include "offload/mapped_file.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/hashtab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,116 +30,70 @@
  * (one file named two ways is mapped once).  Records and small files' bytes
  * live in the table's own arena.
  */
-/* A slot names a record under a key: by path, `path` is the spelling that
- * was looked up (a file named two ways has two slots, one record). */
-struct index {
-	struct slot { uint64_t hash; const char *path; struct ol_mapped_file *mf; } *slots;
-	size_t cap, n;
+/* The records by path (each spelling that was looked up: a file named two
+ * ways has two entries, one record) and by identity (offload/hashtab.h). */
+struct by_path_entry {
+	const char *path;
+	struct ol_mapped_file *mf;
 };
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ol_arena table_arena;
 static struct ol_mapped_file *mapped_files;
-static struct index by_path, by_identity;
+static struct ol_hashtab by_path = OL_HASHTAB_INIT(struct by_path_entry);
+static struct ol_hashtab by_identity = OL_HASHTAB_INIT(struct ol_mapped_file *);
 
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t size)
+struct identity_key {
+	unsigned long long dev, ino;
+};
+
+static uint64_t identity_hash(const struct identity_key *key)
 {
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < size; i++)
-		h = (h ^ p[i]) * 1099511628211ull;   /* FNV-1a */
-	return h;
+	return ol_hash_bytes(ol_hash_bytes(OL_HASH_SEED, &key->dev, sizeof(key->dev)), &key->ino,
+			     sizeof(key->ino));
 }
 
-static uint64_t path_hash(const char *path)
+static int path_is(const void *record, const void *path)
 {
-	return hash_bytes(14695981039346656037ull, path, strlen(path));
+	return strcmp(((const struct by_path_entry *)record)->path, path) == 0;
 }
 
-static uint64_t identity_hash(unsigned long long dev, unsigned long long ino)
+static int identity_is(const void *record, const void *key)
 {
-	return hash_bytes(hash_bytes(14695981039346656037ull, &dev, sizeof(dev)), &ino, sizeof(ino));
-}
+	const struct ol_mapped_file *mf = *(struct ol_mapped_file *const *)record;
+	const struct identity_key *k = key;
 
-static void index_insert(struct index *idx, uint64_t hash, const char *path,
-			 struct ol_mapped_file *mf)
-{
-	if (2 * (idx->n + 1) > idx->cap) {
-		struct index grown = { NULL, idx->cap ? 2 * idx->cap : 256, 0 };
-
-		grown.slots = ol_xcalloc(grown.cap, sizeof(*grown.slots));
-		for (size_t i = 0; i < idx->cap; i++)
-			if (idx->slots[i].mf)
-				index_insert(&grown, idx->slots[i].hash, idx->slots[i].path,
-					     idx->slots[i].mf);
-		free(idx->slots);
-		*idx = grown;
-	}
-	for (size_t i = hash & (idx->cap - 1);; i = (i + 1) & (idx->cap - 1)) {
-		if (!idx->slots[i].mf) {
-			idx->slots[i].hash = hash;
-			idx->slots[i].path = path;
-			idx->slots[i].mf = mf;
-			idx->n++;
-			return;
-		}
-	}
-}
-
-/* The slots with this hash, one by one: *pos starts at SIZE_MAX. */
-static const struct slot *index_next(const struct index *idx, uint64_t hash, size_t *pos)
-{
-	if (!idx->cap)
-		return NULL;
-	for (size_t i = *pos == SIZE_MAX ? hash & (idx->cap - 1) : (*pos + 1) & (idx->cap - 1);;
-	     i = (i + 1) & (idx->cap - 1)) {
-		if (!idx->slots[i].mf)
-			return NULL;
-		if (idx->slots[i].hash == hash) {
-			*pos = i;
-			return &idx->slots[i];
-		}
-	}
-}
-
-static void index_release(struct index *idx)
-{
-	free(idx->slots);
-	memset(idx, 0, sizeof(*idx));
+	return mf->dev == k->dev && mf->ino == k->ino;
 }
 
 static struct ol_mapped_file *find_path(const char *path)
 {
-	uint64_t hash = path_hash(path);
-	size_t pos = SIZE_MAX;
-	const struct slot *slot;
+	const struct by_path_entry *e = ol_hashtab_find(&by_path, ol_hash_string(path), path_is, path);
 
-	while ((slot = index_next(&by_path, hash, &pos)))
-		if (strcmp(slot->path, path) == 0)
-			return slot->mf;
-	return NULL;
+	return e ? e->mf : NULL;
 }
 
 static struct ol_mapped_file *find_identity(const struct stat *st)
 {
-	unsigned long long dev = (unsigned long long)st->st_dev, ino = (unsigned long long)st->st_ino;
-	uint64_t hash = identity_hash(dev, ino);
-	size_t pos = SIZE_MAX;
-	const struct slot *slot;
+	struct identity_key key = { (unsigned long long)st->st_dev, (unsigned long long)st->st_ino };
+	struct ol_mapped_file *const *found =
+		ol_hashtab_find(&by_identity, identity_hash(&key), identity_is, &key);
 
-	while ((slot = index_next(&by_identity, hash, &pos)))
-		if (slot->mf->dev == dev && slot->mf->ino == ino)
-			return slot->mf;
-	return NULL;
+	return found ? *found : NULL;
 }
 
 /* Index `mf` under `path` too (another spelling maps to the same record),
  * unless that spelling is there already (both threads may get here). */
 static void index_path(struct ol_mapped_file *mf, const char *path)
 {
-	if (find_path(path))
+	int added;
+	struct by_path_entry *e = ol_hashtab_insert(&by_path, ol_hash_string(path), path_is, path,
+						    &added);
+
+	if (!added)
 		return;
-	index_insert(&by_path, path_hash(path), ol_arena_strdup(&table_arena, path), mf);
+	e->path = ol_arena_strdup(&table_arena, path);
+	e->mf = mf;
 }
 
 /* The file's bytes: read into the arena when small, else mapped. */
@@ -262,7 +217,11 @@ struct ol_mapped_file *ol_map_file(const char *path)
 		mf->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 		mf->next = mapped_files;
 		mapped_files = mf;
-		index_insert(&by_identity, identity_hash(mf->dev, mf->ino), mf->path, mf);
+		struct identity_key key = { mf->dev, mf->ino };
+		int added;
+
+		*(struct ol_mapped_file **)ol_hashtab_insert(&by_identity, identity_hash(&key),
+							     identity_is, &key, &added) = mf;
 		index_path(mf, path);
 		data = NULL;
 	}
@@ -338,8 +297,8 @@ void ol_mapped_release_all(void)
 		mf->data = NULL;
 	}
 	mapped_files = NULL;
-	index_release(&by_path);
-	index_release(&by_identity);
+	ol_hashtab_release(&by_path);
+	ol_hashtab_release(&by_identity);
 	ol_arena_release(&table_arena);
 }
 
