@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OL_BACKEND_ABI 6
+#define OL_BACKEND_ABI 7
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -171,7 +171,9 @@ struct ol_backend {
 	/* Device bitcode symbols only (cheaper than bitcode_info). */
 	int (*bitcode_symbols)(const uint8_t *data, size_t size, const char *name,
 			       struct ol_bc_symbol **syms, size_t *nsyms, char **err);
-	/* Link, optimize and codegen bitcode modules to one object (or assembly). */
+	/* Link, optimize and codegen bitcode modules to one object (or assembly).
+	 * Returns 0, -1 on error, or, for an OL_LTO_PARTITION request, 2 when
+	 * the partition is not valid IR (the splitter's mistake), why in *err. */
 	int (*lto)(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
 	/* Link and internalize the modules as lto() does, then split the result
 	 * into req->npartitions modules, returned as bitcode in parts[0..n-1]
@@ -182,9 +184,8 @@ struct ol_backend {
 	 * in order, which other inputs' edits do not change, for its cache key.
 	 * Returns 0; 1 when the module cannot be split (an ifunc; on AMDGPU,
 	 * shared memory an exported function touches) and comes back whole in
-	 * parts[0], why in *err; 2 when a partition failed the verifier (the
-	 * splitter's mistake) and the module comes back whole, which in *err;
-	 * -1 on error. */
+	 * parts[0], why in *err; -1 on error.  The partitions are not verified
+	 * here: lto() does it before optimizing one. */
 	int (*split)(const struct ol_lto_request *req, struct ol_buffer *parts,
 		     struct ol_buffer *keys, char **err);
 	/* Build the registration module and compile it to a host object (its

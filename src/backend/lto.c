@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Error.h>
@@ -532,6 +533,25 @@ void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag)
 	LLVMContextDispose(ctx);
 }
 
+/* A partition split() made is checked here, before it is optimized, and
+ * not when it is made: a relink takes most partitions from the cache, and
+ * one whose bytes are in the cache passed this check when it was built.
+ * The verifier is the costliest part of a split under -g (it walks all the
+ * debug info).  2: not valid IR, the splitter's mistake (the caller links
+ * the group whole). */
+static int verify_partition(LLVMModuleRef mod, char **err)
+{
+	char *broken = NULL;
+	int rc = 0;
+
+	if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &broken)) {
+		ol_be_fail(err, "a partition is not valid IR (%s)", broken ? broken : "");
+		rc = 2;
+	}
+	LLVMDisposeMessage(broken);
+	return rc;
+}
+
 int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **err)
 {
 	struct ol_be_diag diag;
@@ -545,7 +565,9 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **er
 	mod = ol_be_link_request(req, &diag, err);
 	if (!mod)
 		return -1;
-	rc = lto_module(mod, &diag, req, out, err);
+	rc = req->mode == OL_LTO_PARTITION ? verify_partition(mod, err) : 0;
+	if (rc == 0)
+		rc = lto_module(mod, &diag, req, out, err);
 	ol_be_link_request_end(mod, &diag);
 	return rc;
 }

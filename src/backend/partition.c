@@ -932,7 +932,6 @@ static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out
 {
 	LLVMModuleRef part;
 	LLVMValueRef *values;
-	char *broken = NULL;
 	int any = 0, rc;
 
 	out->data = NULL;
@@ -958,15 +957,10 @@ static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out
 		return ol_be_fail(err, "out of memory");
 	}
 	ol_be_prune_named_metadata(part);
-	/* A partition the verifier rejects is the splitter's mistake: the
-	 * caller links the module whole instead (2). */
-	if (LLVMVerifyModule(part, LLVMReturnStatusAction, &broken)) {
-		LLVMDisposeModule(part);
-		ol_be_fail(err, "partition %u is not valid IR (%s)", p, broken ? broken : "");
-		LLVMDisposeMessage(broken);
-		return 2;
-	}
-	LLVMDisposeMessage(broken);
+	/* Not verified here: lto() verifies a partition before optimizing it
+	 * (a cache hit was verified when it was built), and one it rejects is
+	 * the splitter's mistake, after which the caller links the module
+	 * whole (partitioned_lto.c). */
 	rc = write_module(part, out, key, err);
 	LLVMDisposeModule(part);
 	return rc;
@@ -1038,9 +1032,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 		rc = write_partition(&s, p, &parts[p], &keys[p], err);
 	if (rc != 0)
 		release_partitions(parts, keys, req->npartitions);
-	if (rc == 2)
-		rc = write_module(s.mod, &parts[0], &keys[0], NULL) == 0 ? 2 : -1;
-	else if (rc == 0 && whole) {
+	if (rc == 0 && whole) {
 		ol_be_fail(err, "%s", whole);
 		rc = 1;
 	}

@@ -80,13 +80,14 @@ struct partition_run {
 	char *prefix;                  /* "<exe>.<triple>.<arch>" */
 	atomic_size_t hits;
 	/* The partitions, their products, each one's messages and status. */
-	const struct ol_buffer *parts;
-	const struct ol_buffer *keys;  /* what each partition's key is made of (split()) */
+	struct ol_buffer *parts;
+	struct ol_buffer *keys;        /* what each partition's key is made of (split()) */
 	struct ol_buffer *products;
 	const char **paths;            /* a product's file when it was assembled here */
 	double *ms;                    /* each partition's wall time, -1 from the cache */
 	struct ol_diag_buffer *diags;
 	int *status;
+	char **invalid;                /* why a partition is not valid IR (status 2) */
 	size_t nparts;
 };
 
@@ -126,7 +127,8 @@ static struct ol_lto_request partition_request(const struct partition_run *run,
 
 /* Optimizes (and compiles, and assembles) one partition: *out gets the
  * product's bytes, *file the assembler's output when there was one.
- * Returns 0 or -1 (reported). */
+ * Returns 0, -1 (reported), or 2 when the partition is not valid IR
+ * (why in run->invalid[p]). */
 static int build_partition(struct partition_run *run, size_t p, const struct ol_buffer *part,
 			   struct ol_buffer *out, const char **file)
 {
@@ -147,6 +149,12 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 	ol_timer_begin_detail("LTO of a partition", prefix);
 	rc = run->be->lto(&req, &lto_out, &err);
 	ol_timer_end();
+	if (rc == 2) {
+		/* Not valid IR: the caller links the group whole, and says why. */
+		run->invalid[p] = err;
+		free(prefix);
+		return 2;
+	}
 	if (rc != 0) {
 		what = ol_xasprintf(" of partition %zu", p);
 		ol_group_lto_failed(run->g, what, err);
@@ -191,8 +199,10 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 			return 0;
 		}
 	}
-	if (build_partition(run, p, part, out, &run->paths[p]) < 0)
-		return -1;
+	int rc = build_partition(run, p, part, out, &run->paths[p]);
+
+	if (rc != 0)
+		return rc;
 	if (run->cache)
 		ol_cache_put(run->cache, key, out->data, out->size);
 	return 0;
@@ -252,17 +262,19 @@ static void partition_item(void *arg, size_t p)
 }
 
 /* Every partition's product, on the link's pool (the threads the other
- * groups leave over join in).  Returns 0 or -1 (reported). */
+ * groups leave over join in).  Returns 0, -1 (reported), or 2 when a
+ * partition is not valid IR (nothing reported). */
 static int make_products(struct partition_run *run)
 {
-	int rc = 0;
+	int failed = 0, invalid = 0;
 
 	ol_pool_run(run->ctx->pool, run->nparts, partition_item, run);
 	for (size_t p = 0; p < run->nparts; p++) {
 		ol_diag_flush(&run->diags[p]);
-		rc |= run->status[p];
+		failed |= run->status[p] < 0;
+		invalid |= run->status[p] == 2;
 	}
-	return rc ? -1 : 0;
+	return failed ? -1 : invalid ? 2 : 0;
 }
 
 static int write_products(struct partition_run *run, struct ol_buffer *products, size_t n,
@@ -328,6 +340,80 @@ static void report_partitions(const struct partition_run *run, size_t built,
 	free(ms);
 }
 
+/* The run's arrays for n partitions. */
+static void alloc_run(struct partition_run *run, size_t n)
+{
+	size_t k = n ? n : 1;
+
+	run->parts = ol_xcalloc(k, sizeof(*run->parts));
+	run->keys = ol_xcalloc(k, sizeof(*run->keys));
+	run->products = ol_xcalloc(k, sizeof(*run->products));
+	run->paths = ol_xcalloc(k, sizeof(*run->paths));
+	run->diags = ol_xcalloc(k, sizeof(*run->diags));
+	run->status = ol_xcalloc(k, sizeof(*run->status));
+	run->ms = ol_xcalloc(k, sizeof(*run->ms));
+	run->invalid = ol_xcalloc(k, sizeof(*run->invalid));
+	run->nparts = n;
+	atomic_init(&run->hits, 0);
+}
+
+static void release_run(struct partition_run *run)
+{
+	for (size_t p = 0; p < run->nparts; p++) {
+		free(run->parts[p].data);
+		free(run->keys[p].data);
+		free(run->products[p].data);
+		free(run->invalid[p]);
+	}
+	free(run->parts);
+	free(run->keys);
+	free(run->products);
+	free(run->paths);
+	free(run->diags);
+	free(run->status);
+	free(run->ms);
+	free(run->invalid);
+}
+
+/* Splits the group's modules as `split` says and builds every partition's
+ * product.  *why_whole gets why the module stayed one partition, if it
+ * did.  Returns 0, -1 (reported), or 2 when a partition is not valid IR. */
+static int split_and_build(struct partition_run *run, const struct ol_lto_request *split,
+			   struct ol_stats_partitions *stats, size_t *built, char **why_whole)
+{
+	const struct ol_group *g = run->g;
+	char *err = NULL;
+	double started;
+	int rc;
+
+	alloc_run(run, split->npartitions);
+	ol_timer_begin_detail("Split for partitioned LTO", run->prefix);
+	started = ol_stats_now_ms();
+	rc = run->be->split(split, run->parts, run->keys, &err);
+	stats->split_ms += ol_stats_now_ms() - started;
+	ol_timer_end();
+	if (rc == 1) {
+		ol_spawn_note("partitioned LTO for %s%s%s: one partition: %s", g->triple,
+			      *g->arch ? " " : "", g->arch, err);
+		if (why_whole)
+			*why_whole = ol_xstrdup(err ? err : "");
+		rc = 0;
+	} else if (rc != 0) {
+		ol_group_lto_failed(run->g, "", err);
+		err = NULL;
+		rc = -1;
+	}
+	free(err);
+	*built = 0;
+	for (size_t p = 0; p < run->nparts; p++)
+		*built += run->parts[p].size != 0;
+	started = ol_stats_now_ms();
+	if (rc == 0)
+		rc = make_products(run);
+	stats->partitions_ms += ol_stats_now_ms() - started;
+	return rc;
+}
+
 int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_context *ctx,
 				 const struct ol_lto_settings *lto,
 				 const struct ol_lto_request *req, struct strvec *files)
@@ -335,16 +421,11 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	struct partition_run run;
 	struct ol_lto_request split = *req;
 	unsigned *partition = ol_xcalloc(req->nmodules ? req->nmodules : 1, sizeof(*partition));
-	struct ol_buffer *parts, *keys;
 	struct ol_stats_partitions stats = { 0 };
-	size_t nparts, built = 0;
-	char *err = NULL, *why_whole = NULL;
-	double started;
-	int rc = 0;
+	size_t built = 0;
+	char *why_whole = NULL;
+	int rc;
 
-	nparts = assign_partitions(g, ctx->cl->device_lto_units, partition);
-	parts = ol_xcalloc(nparts ? nparts : 1, sizeof(*parts));
-	keys = ol_xcalloc(nparts ? nparts : 1, sizeof(*keys));
 	memset(&run, 0, sizeof(run));
 	run.g = g;
 	run.ctx = ctx;
@@ -354,65 +435,39 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	/* As for a group: not when --save-temps asks for the files made. */
 	run.cache = ctx->cl->save_temps ? NULL : ctx->cache;
 	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
-	run.parts = parts;
-	run.keys = keys;
-	run.products = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.products));
-	run.paths = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.paths));
-	run.diags = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.diags));
-	run.status = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.status));
-	run.ms = ol_xcalloc(nparts ? nparts : 1, sizeof(*run.ms));
-	run.nparts = nparts;
-	atomic_init(&run.hits, 0);
 	split.module_partition = partition;
-	split.npartitions = nparts;
+	split.npartitions = assign_partitions(g, ctx->cl->device_lto_units, partition);
 	if (ctx->cl->save_temps)
 		split.save_temps_prefix = run.prefix;
 
-	ol_timer_begin_detail("Split for partitioned LTO", run.prefix);
-	started = ol_stats_now_ms();
-	rc = run.be->split(&split, parts, keys, &err);
-	stats.split_ms = ol_stats_now_ms() - started;
-	ol_timer_end();
-	if (rc == 1 || rc == 2)
-		why_whole = ol_xstrdup(err ? err : "");
-	if (rc == 1) {
-		ol_spawn_note("partitioned LTO for %s%s%s: one partition: %s", g->triple,
-			      *g->arch ? " " : "", g->arch, err);
-	} else if (rc == 2) {
+	rc = split_and_build(&run, &split, &stats, &built, &why_whole);
+	if (rc == 2) {
+		/* A partition the verifier rejects is the splitter's mistake:
+		 * the group is optimized whole, and the link goes on. */
+		size_t p = 0;
+
+		while (p + 1 < run.nparts && !run.invalid[p])
+			p++;
+		free(why_whole);
+		why_whole = ol_xstrdup(run.invalid[p] ? run.invalid[p] : "a partition is not valid IR");
 		ol_warn("partitioned LTO for %s%s%s: %s; its device code is optimized whole "
 			"(a mistake of offload-link's splitter: please report it)",
-			g->triple, *g->arch ? " " : "", g->arch, err);
-	} else if (rc != 0) {
-		ol_group_lto_failed(g, "", err);
+			g->triple, *g->arch ? " " : "", g->arch, why_whole);
+		release_run(&run);
+		memset(partition, 0, (req->nmodules ? req->nmodules : 1) * sizeof(*partition));
+		split.npartitions = 1;
+		rc = split_and_build(&run, &split, &stats, &built, NULL);
+		if (rc == 2) {
+			ol_group_lto_failed(g, "", ol_xstrdup(why_whole));
+			rc = -1;
+		}
 	}
-	if (rc > 0) {
-		free(err);
-		err = NULL;
-		rc = 0;
-	}
-	for (size_t p = 0; p < nparts; p++)
-		built += parts[p].size != 0;
-	started = ol_stats_now_ms();
-	if (rc == 0)
-		rc = make_products(&run);
-	stats.partitions_ms = ol_stats_now_ms() - started;
 	report_partitions(&run, built, &stats, why_whole);
 	free(why_whole);
 	if (rc == 0)
-		rc = lto->merge_before_codegen ? codegen_merged(&run, run.products, nparts, files)
-					       : write_products(&run, run.products, nparts, files);
-	for (size_t p = 0; p < nparts; p++) {
-		free(parts[p].data);
-		free(keys[p].data);
-		free(run.products[p].data);
-	}
-	free(parts);
-	free(keys);
-	free(run.products);
-	free(run.paths);
-	free(run.diags);
-	free(run.status);
-	free(run.ms);
+		rc = lto->merge_before_codegen ? codegen_merged(&run, run.products, run.nparts, files)
+					       : write_products(&run, run.products, run.nparts, files);
+	release_run(&run);
 	free(partition);
 	free(run.prefix);
 	return rc ? -1 : 0;
