@@ -17,6 +17,7 @@
  *     thread may need them, and their identities (the cache key's way to
  *     hash no image twice).
  */
+#include "offload/arena.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/diag.h"
@@ -176,7 +177,9 @@ void ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
 		g->route = OL_ROUTE_JIT;
 	else if ((g->route_reason = foreign_compiler_arg(g, cl)))
 		g->route = OL_ROUTE_CLANG;
-	g->image_ids = ol_xcalloc(g->nimages ? g->nimages : 1, sizeof(*g->image_ids));
+	/* In the link arena, as the group (this runs on the main thread). */
+	g->image_ids = ol_arena_alloc(&ol_link_arena, (g->nimages ? g->nimages : 1) *
+							      sizeof(*g->image_ids));
 	for (size_t k = 0; k < g->nimages; k++) {
 		ol_image_symbols(g->images[k]);
 		if (image_identity(g->images[k], g->image_ids[k]) < 0)
@@ -197,7 +200,5 @@ void ol_groups_release(struct ol_groups *groups)
 		strvec_release(&g->key_args);
 		free(g->route_reason);
 		g->route_reason = NULL;
-		free(g->image_ids);
-		g->image_ids = NULL;
 	}
 }
