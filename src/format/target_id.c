@@ -1,8 +1,8 @@
 /*
  * target_id: which target IDs (a triple and an arch such as
  * "gfx90a:xnack+") may share one device link.  Pure functions over strings:
- * grouping (device/group.c), archive resolution (input/resolve.c) and the
- * --offload-arch check (device/offload_archs.c) all ask it.
+ * grouping (group/group.c), archive resolution (input/resolve.c) and the
+ * --offload-arch check (group/offload_archs.c) all ask it.
  */
 #include "offload/target_id.h"
 
