@@ -131,9 +131,16 @@ static size_t spell(const struct ol_opt *rec, const char *triple, char *buf, siz
 /* Parses "offload-link [host] words... x.o" into cl; 0 or -1. */
 static int parse(struct ol_cmdline *cl, const char *host, const char **words, size_t n)
 {
-	char *argv[8];
+	enum { MAX_WORDS = 12 };
+	char *argv[MAX_WORDS + 4];   /* argv[0], the host, the words, x.o, NULL */
 	int argc = 0;
 
+	if (n > MAX_WORDS) {
+		fprintf(stderr, "%s: a line of %zu words is longer than parse() takes\n",
+			current_test, n);
+		failures++;
+		return -1;
+	}
 	argv[argc++] = (char *)"offload-link";
 	if (host)
 		argv[argc++] = (char *)host;
