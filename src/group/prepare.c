@@ -180,10 +180,10 @@ void ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
 	/* In the link arena, as the group (this runs on the main thread). */
 	g->image_ids = ol_arena_alloc(&ol_link_arena, (g->nimages ? g->nimages : 1) *
 							      sizeof(*g->image_ids));
+	/* An image without an identity keeps the arena's zeros (none). */
 	for (size_t k = 0; k < g->nimages; k++) {
 		ol_image_symbols(g->images[k]);
-		if (image_identity(g->images[k], g->image_ids[k]) < 0)
-			memset(g->image_ids[k], 0, sizeof(g->image_ids[k]));
+		(void)image_identity(g->images[k], g->image_ids[k]);
 	}
 }
 
