@@ -2,7 +2,8 @@
  * target_id: which target IDs (a triple and an arch such as
  * "gfx90a:xnack+") may share one device link.  Pure functions over strings:
  * grouping (group/group.c), archive resolution (input/resolve.c) and the
- * --offload-arch check (group/offload_archs.c) all ask it.
+ * --offload-arch check (group/offload_archs.c) all ask it, the first two
+ * through the grouping rule of input/group_plan.c.
  */
 #include "offload/target_id.h"
 

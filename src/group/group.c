@@ -4,15 +4,13 @@
  *
  * Images come in ol_resolve_link_order(): non-archive inputs and
  * --whole-archive members first, then the other loaded members, in
- * command-line order.  Each such image joins its own group (made on first
- * sight, so groups are in first-seen order) and, with 19/22 rules, every
- * group that already exists for a compatible target ID: a "gfx90a" image
- * joins a "gfx90a:xnack+" group made before it.  16 groups by the exact
- * (triple, arch) only.  An image selected only for its device symbols then
- * joins every group of the same or a compatible target ID and starts none,
- * as upstream 19 adds extracted archive images only to targets that have
- * inputs.  One image may sit in several groups; groups hold pointers to
- * the images, which stay views of the inputs.
+ * command-line order, then the images selected only for their device
+ * symbols.  Which groups each one joins is the rule of group_plan.c (the
+ * one resolve follows too): its own group, made on first sight, and with
+ * 19/22 rules every compatible group made before it; a device-only image
+ * joins the groups that exist and starts none.  One image may sit in
+ * several groups; groups hold pointers to the images, which stay views of
+ * the inputs.
  *
  * The group's triple and arch are its first image's.  A triple no target
  * family handles is an error, with upstream's text "<arch> linking is not
@@ -27,6 +25,7 @@
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/group.h"
+#include "offload/group_plan.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
@@ -34,22 +33,17 @@
 #include "offload/resolve.h"
 #include "offload/target_id.h"
 
-static const char *str_or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
 /* A group being built: its images in a growable array. */
 struct building {
-	const char *triple, *arch;
 	struct ol_device_image **images;
 	size_t n, cap;
 };
 
+/* The plan numbers the groups; v[g] holds group g's images. */
 struct grouper {
+	struct ol_group_plan plan;
 	struct building *v;
 	size_t n, cap;
-	int exact;
 };
 
 static void building_add(struct building *b, struct ol_device_image *img)
@@ -58,51 +52,19 @@ static void building_add(struct building *b, struct ol_device_image *img)
 	b->images[b->n++] = img;
 }
 
-static ptrdiff_t find_group(const struct grouper *gr, const char *triple, const char *arch)
-{
-	for (size_t g = 0; g < gr->n; g++)
-		if (!strcmp(gr->v[g].triple, triple) && !strcmp(gr->v[g].arch, arch))
-			return (ptrdiff_t)g;
-	return -1;
-}
-
-static size_t new_group(struct grouper *gr, const char *triple, const char *arch)
-{
-	OL_GROW(gr->v, gr->n + 1, gr->cap, 8);
-	gr->v[gr->n] = (struct building){ triple, arch, NULL, 0, 0 };
-	return gr->n++;
-}
-
-static int compatible(const struct grouper *gr, size_t g, const char *triple, const char *arch)
-{
-	return !gr->exact && ol_target_ids_compatible(triple, arch, gr->v[g].triple, gr->v[g].arch);
-}
-
 static void add_image(struct grouper *gr, struct ol_device_image *img, int primary)
 {
-	const char *triple = str_or_empty(img->bin.triple), *arch = str_or_empty(img->bin.arch);
-	size_t ngroups = gr->n, joined = 0;
-	ptrdiff_t own = find_group(gr, triple, arch);
+	size_t *joins = ol_xcalloc(gr->plan.n + 1, sizeof(*joins));
+	size_t njoins = ol_group_plan_place(&gr->plan, img->bin.triple, img->bin.arch, primary, joins);
 
-	if (!primary) {
-		for (size_t g = 0; g < ngroups; g++)
-			if ((ptrdiff_t)g == own || compatible(gr, g, triple, arch)) {
-				building_add(&gr->v[g], img);
-				joined++;
-			}
-		/* resolve selects a device-only image only for a group it
-		 * joins; one selected some other way still gets linked. */
-		if (joined)
-			return;
+	if (gr->plan.n > gr->n) {
+		OL_GROW(gr->v, gr->plan.n, gr->cap, 8);
+		memset(&gr->v[gr->n], 0, (gr->plan.n - gr->n) * sizeof(*gr->v));
+		gr->n = gr->plan.n;
 	}
-	/* Its own group first (upstream's CompatibleTargets starts with the
-	 * image's own ID), then the compatible groups that existed before. */
-	if (own < 0)
-		own = (ptrdiff_t)new_group(gr, triple, arch);
-	building_add(&gr->v[own], img);
-	for (size_t g = 0; g < ngroups; g++)
-		if ((ptrdiff_t)g != own && compatible(gr, g, triple, arch))
-			building_add(&gr->v[g], img);
+	for (size_t k = 0; k < njoins; k++)
+		building_add(&gr->v[joins[k]], img);
+	free(joins);
 }
 
 /* The first bitcode image of a known release among the groups for a
@@ -293,7 +255,7 @@ static int add_bitcode_libraries(struct grouper *gr, const struct ol_cmdline *cl
 			continue;
 		}
 		for (size_t g = 0; g < gr->n; g++)
-			if (!strcmp(gr->v[g].triple, triple) && !strcmp(gr->v[g].arch, arch))
+			if (!strcmp(gr->plan.v[g].triple, triple) && !strcmp(gr->plan.v[g].arch, arch))
 				building_add(&gr->v[g], img);
 	}
 	return failed ? -1 : 0;
@@ -302,7 +264,7 @@ static int add_bitcode_libraries(struct grouper *gr, const struct ol_cmdline *cl
 int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		    struct ol_groups *out)
 {
-	struct grouper gr = { NULL, 0, 0, ctx->flavor == OL_FLAVOR_16 };
+	struct grouper gr = { .plan = { .exact = ctx->flavor == OL_FLAVOR_16 } };
 	struct ol_linked_image *order;
 	size_t norder, nout = 0;
 	int failed = 0;
@@ -327,21 +289,22 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		out->v = ol_arena_alloc(&ol_link_arena, gr.n * sizeof(*out->v));
 	for (size_t g = 0; g < gr.n; g++) {
 		struct building *b = &gr.v[g];
+		const struct ol_planned_group *id = &gr.plan.v[g];
 		struct ol_group *grp = &out->v[nout];
-		const struct ol_target *target = ol_target_for(b->triple);
+		const struct ol_target *target = ol_target_for(id->triple);
 
 		if (!target) {
 			ol_error_at(&b->images[0]->loc, "%.*s linking is not supported",
-				    (int)ol_triple_arch_len(b->triple), b->triple);
-			ol_note("the image's triple is '%s'", b->triple);
+				    (int)ol_triple_arch_len(id->triple), id->triple);
+			ol_note("the image's triple is '%s'", id->triple);
 			failed = 1;
 			free(b->images);
 			continue;
 		}
 		memset(grp, 0, sizeof(*grp));
-		grp->triple = b->triple;
+		grp->triple = id->triple;
 		/* 22 passes --arch= empty for the "generic" arch. */
-		grp->arch = ctx->flavor == OL_FLAVOR_22 && !strcmp(b->arch, "generic") ? "" : b->arch;
+		grp->arch = ctx->flavor == OL_FLAVOR_22 && !strcmp(id->arch, "generic") ? "" : id->arch;
 		grp->target = target;
 		grp->images = ol_arena_alloc(&ol_link_arena, b->n * sizeof(*grp->images));
 		memcpy(grp->images, b->images, b->n * sizeof(*grp->images));
@@ -357,6 +320,7 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		nout++;
 	}
 	free(gr.v);
+	ol_group_plan_release(&gr.plan);
 	out->n = nout;
 	if (!failed && check_bitcode_releases(out) < 0)
 		failed = 1;

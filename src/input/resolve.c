@@ -22,8 +22,8 @@
  *    done that already.
  *
  * 2. The device link.  Every image of a loaded object is selected and may
- *    start a group.  The groups are simulated exactly as ol_group_images()
- *    will form them, each with its own symbol table.  An image of a member
+ *    start a group.  The groups are placed by the rule ol_group_images()
+ *    follows too (group_plan.c), each with its own symbol table here.  An image of a member
  *    the host link did not load is then selected when it defines a symbol
  *    that some group it would join references (strongly) and nothing in that
  *    group defines; its symbols join those groups, and the scan repeats until
@@ -59,10 +59,10 @@
 
 #include "offload/cmdline.h"
 #include "offload/diag.h"
+#include "offload/group_plan.h"
 #include "offload/hashtab.h"
 #include "offload/inputs.h"
 #include "offload/resolve.h"
-#include "offload/target_id.h"
 
 /* ---- a string-keyed hash table of symbol states -------------------------------- */
 
@@ -463,16 +463,9 @@ static void host_link(struct resolver *r)
 
 /* ---- pass 2: the device link ------------------------------------------------------ */
 
-struct dev_target {
-	const char *triple, *arch;
-	ptrdiff_t group;            /* its own group, or -1 */
-	size_t *joins;              /* groups a device-only image of it joins */
-	size_t njoins;
-	int joins_known;
-};
-
+/* A group as resolve sees it: the device symbols its images define and
+ * the ones they need, numbered as the plan numbers the groups. */
 struct dev_group {
-	size_t target;
 	struct sym_map ns;
 };
 
@@ -483,39 +476,22 @@ struct membership {
 	size_t group;
 };
 
-struct device_link {
-	int exact;                  /* 16: groups by exact target id */
-	struct membership *members;
-	size_t nmembers, members_cap;
-	struct dev_target *targets;
-	size_t ntargets, targets_cap;
-	struct dev_group *groups;
-	size_t ngroups, groups_cap;
+/* An image of a member the host link left out, and the groups it would
+ * join were it selected. */
+struct candidate {
+	struct ol_device_image *img;
+	size_t *joins, njoins;
 };
 
-static const char *str_or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
-static size_t target_of(struct device_link *d, const struct ol_device_image *img)
-{
-	const char *triple = str_or_empty(img->bin.triple), *arch = str_or_empty(img->bin.arch);
-
-	for (size_t i = 0; i < d->ntargets; i++)
-		if (!strcmp(d->targets[i].triple, triple) && !strcmp(d->targets[i].arch, arch))
-			return i;
-	OL_GROW(d->targets, d->ntargets + 1, d->targets_cap, 16);
-	d->targets[d->ntargets] = (struct dev_target){ triple, arch, -1, NULL, 0, 0 };
-	return d->ntargets++;
-}
-
-static int targets_compatible(const struct device_link *d, size_t a, size_t b)
-{
-	const struct dev_target *ta = &d->targets[a], *tb = &d->targets[b];
-
-	return !d->exact && ol_target_ids_compatible(ta->triple, ta->arch, tb->triple, tb->arch);
-}
+struct device_link {
+	struct ol_group_plan plan;
+	struct dev_group *groups;
+	size_t groups_cap;
+	struct membership *members;
+	size_t nmembers, members_cap;
+	struct candidate *cand;
+	size_t ncand, cand_cap;
+};
 
 static void add_to_group(struct dev_group *g, struct ol_device_image *img)
 {
@@ -532,59 +508,52 @@ static void add_to_group(struct dev_group *g, struct ol_device_image *img)
 	}
 }
 
-static void add_membership(struct device_link *d, struct ol_device_image *img, size_t group)
-{
-	OL_GROW(d->members, d->nmembers + 1, d->members_cap, 64);
-	d->members[d->nmembers++] = (struct membership){ img, group };
-}
-
-/* What ol_group_images() does with an image that may start a group. */
+/* An image that may start a group, placed by the plan as ol_group_images()
+ * will place it. */
 static void add_primary(struct device_link *d, struct ol_device_image *img)
 {
-	size_t t = target_of(d, img), ncompat = 0;
-	size_t *compat = ol_xcalloc(d->ngroups + 1, sizeof(*compat));
+	size_t ngroups = d->plan.n;
+	size_t *joins = ol_xcalloc(ngroups + 1, sizeof(*joins));
+	size_t njoins = ol_group_plan_place(&d->plan, img->bin.triple, img->bin.arch, 1, joins);
 
-	for (size_t g = 0; g < d->ngroups; g++)
-		if (targets_compatible(d, t, d->groups[g].target))
-			compat[ncompat++] = g;
-	if (d->targets[t].group < 0) {
-		OL_GROW(d->groups, d->ngroups + 1, d->groups_cap, 8);
-		d->groups[d->ngroups] = (struct dev_group){ .target = t };
-		d->targets[t].group = (ptrdiff_t)d->ngroups++;
+	if (d->plan.n > ngroups) {
+		OL_GROW(d->groups, d->plan.n, d->groups_cap, 8);
+		memset(&d->groups[ngroups], 0, (d->plan.n - ngroups) * sizeof(*d->groups));
 	}
-	add_membership(d, img, (size_t)d->targets[t].group);
-	for (size_t k = 0; k < ncompat; k++)
-		add_membership(d, img, compat[k]);
-	free(compat);
+	for (size_t k = 0; k < njoins; k++) {
+		OL_GROW(d->members, d->nmembers + 1, d->members_cap, 64);
+		d->members[d->nmembers++] = (struct membership){ img, joins[k] };
+	}
+	free(joins);
 }
 
-/* The groups a device-only image of target t joins: every group of the same
- * or a compatible target id.  Groups are all known by then. */
-static const struct dev_target *target_joins(struct device_link *d, size_t t)
+/* An image of a left-out member becomes a candidate when some group would
+ * take it.  The groups are all known by then. */
+static void add_candidate(struct device_link *d, struct ol_device_image *img)
 {
-	struct dev_target *target = &d->targets[t];
+	size_t *joins = ol_xcalloc(d->plan.n + 1, sizeof(*joins));
+	size_t njoins = ol_group_plan_joins(&d->plan, img->bin.triple, img->bin.arch, joins);
 
-	if (!target->joins_known) {
-		target->joins = ol_xcalloc(d->ngroups + 1, sizeof(*target->joins));
-		for (size_t g = 0; g < d->ngroups; g++)
-			if (d->groups[g].target == t || targets_compatible(d, t, d->groups[g].target))
-				target->joins[target->njoins++] = g;
-		target->joins_known = 1;
+	if (!njoins) {
+		free(joins);
+		return;
 	}
-	return target;
+	OL_GROW(d->cand, d->ncand + 1, d->cand_cap, 64);
+	d->cand[d->ncand++] = (struct candidate){ img, joins, njoins };
 }
 
-/* Does img define a symbol that a group it would join still needs? */
-static int needed(struct device_link *d, const struct dev_target *t, struct ol_device_image *img)
+/* Does the candidate define a symbol that a group it would join still
+ * needs? */
+static int needed(const struct device_link *d, const struct candidate *c)
 {
-	const struct ol_symtab *syms = device_symbols(img);
+	const struct ol_symtab *syms = device_symbols(c->img);
 
 	for (size_t i = 0; i < syms->n; i++) {
 		const struct ol_symbol *sym = &syms->v[i];
 		if (!sym->defined || !sym->name || !*sym->name)
 			continue;
-		for (size_t k = 0; k < t->njoins; k++) {
-			const struct sym_slot *s = sym_map_find(&d->groups[t->joins[k]].ns, sym->name);
+		for (size_t k = 0; k < c->njoins; k++) {
+			const struct sym_slot *s = sym_map_find(&d->groups[c->joins[k]].ns, sym->name);
 			if (s && s->state == DEV_UNDEFINED)
 				return 1;
 		}
@@ -592,23 +561,15 @@ static int needed(struct device_link *d, const struct dev_target *t, struct ol_d
 	return 0;
 }
 
-struct candidate {
-	struct ol_device_image *img;
-	size_t target;
-};
-
 static void device_link(struct resolver *r)
 {
 	struct ol_inputs *in = r->in;
-	struct device_link d = { 0 };
+	/* 16 groups by exact target ID (main() has decided the release). */
+	struct device_link d = { .plan = { .exact = r->cl && r->cl->flavor == OL_FLAVOR_16 } };
 	struct ol_linked_image *order;
-	struct candidate *cand = NULL;
-	size_t norder, ncand = 0, cand_cap = 0;
+	size_t norder;
 	struct ptr_set seen = { 0 };
 	int changed;
-
-	/* 16 groups by exact target ID (main() has decided the release). */
-	d.exact = r->cl && r->cl->flavor == OL_FLAVOR_16;
 
 	/* Images of loaded objects, grouped as ol_group_images() will. */
 	for (size_t i = 0; i < in->n; i++) {
@@ -631,7 +592,7 @@ static void device_link(struct resolver *r)
 
 	/* Candidates: images of the members the host link left out, each
 	 * member once, for targets that have a group. */
-	for (size_t i = 0; i < in->n && d.ngroups; i++) {
+	for (size_t i = 0; i < in->n && d.plan.n; i++) {
 		struct ol_input *input = &in->v[i];
 		if (input->kind != OL_IN_ARCHIVE || !input->archive || !input->archive->has_offloading)
 			continue;
@@ -639,44 +600,40 @@ static void device_link(struct resolver *r)
 			struct ol_object *obj = r->members[i][m];
 			if (obj->loaded || !obj->nimages || !ptr_set_add(&seen, obj))
 				continue;
-			for (size_t k = 0; k < obj->nimages; k++) {
-				size_t t = target_of(&d, &obj->images[k]);
-				if (!target_joins(&d, t)->njoins)
-					continue;
-				OL_GROW(cand, ncand + 1, cand_cap, 64);
-				cand[ncand++] = (struct candidate){ &obj->images[k], t };
-			}
+			for (size_t k = 0; k < obj->nimages; k++)
+				add_candidate(&d, &obj->images[k]);
 		}
 	}
 
-	if (ncand)
+	if (d.ncand)
 		for (size_t i = 0; i < d.nmembers; i++)
 			add_to_group(&d.groups[d.members[i].group], d.members[i].img);
 	do {
 		changed = 0;
-		for (size_t i = 0; i < ncand;) {
-			const struct dev_target *t = target_joins(&d, cand[i].target);
-			if (!needed(&d, t, cand[i].img)) {
+		for (size_t i = 0; i < d.ncand;) {
+			struct candidate *c = &d.cand[i];
+			if (!needed(&d, c)) {
 				i++;
 				continue;
 			}
-			cand[i].img->selected = 1;
-			for (size_t k = 0; k < t->njoins; k++)
-				add_to_group(&d.groups[t->joins[k]], cand[i].img);
-			cand[i] = cand[--ncand];
+			c->img->selected = 1;
+			for (size_t k = 0; k < c->njoins; k++)
+				add_to_group(&d.groups[c->joins[k]], c->img);
+			free(c->joins);
+			*c = d.cand[--d.ncand];
 			changed = 1;
 		}
 	} while (changed);
 
-	free(cand);
+	for (size_t i = 0; i < d.ncand; i++)
+		free(d.cand[i].joins);
+	free(d.cand);
 	ptr_set_release(&seen);
-	for (size_t g = 0; g < d.ngroups; g++)
+	for (size_t g = 0; g < d.plan.n; g++)
 		sym_map_release(&d.groups[g].ns);
-	for (size_t t = 0; t < d.ntargets; t++)
-		free(d.targets[t].joins);
 	free(d.groups);
-	free(d.targets);
 	free(d.members);
+	ol_group_plan_release(&d.plan);
 }
 
 /* ---- entry points -------------------------------------------------------------------- */

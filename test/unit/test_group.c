@@ -1,5 +1,6 @@
 /*
- * Unit tests for ol_group_images() and ol_target_ids_compatible(): images
+ * Unit tests for ol_group_images(), the rule it shares with resolve
+ * (ol_group_plan_place()) and ol_target_ids_compatible(): images
  * grouped by target ID in first-seen order, with upstream 19/22's AMDGPU
  * target-ID compatibility and 16's exact grouping (upstream-spec 4.1).
  * The inputs are built by hand with images already selected, as
@@ -14,6 +15,7 @@
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/group.h"
+#include "offload/group_plan.h"
 #include "offload/target_id.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -320,6 +322,42 @@ static void test_kinds(void)
 	free(diag.text);
 }
 
+/* The rule itself, as resolve follows it: group numbers, own group first,
+ * device-only images making none, 16's exact ids. */
+static size_t place(struct ol_group_plan *p, const char *triple, const char *arch, int primary,
+		    size_t *joins)
+{
+	return ol_group_plan_place(p, triple, arch, primary, joins);
+}
+
+static void test_plan(void)
+{
+	struct ol_group_plan p = { 0 }, exact = { .exact = 1 };
+	size_t j[8];
+
+	current_test = "plan";
+	CHECK(place(&p, AMDGPU, "gfx90a:xnack+", 1, j) == 1 && j[0] == 0 && p.n == 1);
+	/* Its own group first, then the compatible one made before it. */
+	CHECK(place(&p, AMDGPU, "gfx90a", 1, j) == 2 && j[0] == 1 && j[1] == 0 && p.n == 2);
+	/* A conflicting setting makes a group and joins nothing else. */
+	CHECK(place(&p, AMDGPU, "gfx90a:xnack-", 1, j) == 2 && j[0] == 2 && j[1] == 1 && p.n == 3);
+	/* Seen again: its own group, and the compatible ones made before. */
+	CHECK(place(&p, AMDGPU, "gfx90a:xnack+", 1, j) == 2 && j[0] == 0 && j[1] == 1);
+	/* Device-only: the groups that exist, in order, and none made. */
+	CHECK(place(&p, AMDGPU, "gfx90a", 0, j) == 3 && j[0] == 0 && j[1] == 1 && j[2] == 2);
+	CHECK(ol_group_plan_joins(&p, AMDGPU, "gfx90a:xnack-", j) == 2 && j[0] == 1 && j[1] == 2);
+	CHECK(ol_group_plan_joins(&p, NVPTX, "sm_90", j) == 0 && p.n == 3);
+	/* ... unless none exists: then it is placed as a primary one. */
+	CHECK(place(&p, NVPTX, "sm_90", 0, j) == 1 && j[0] == 3 && p.n == 4);
+	CHECK(place(&p, NULL, NULL, 1, j) == 1 && j[0] == 4 && !strcmp(p.v[4].triple, ""));
+	ol_group_plan_release(&p);
+
+	CHECK(place(&exact, AMDGPU, "gfx90a:xnack+", 1, j) == 1 && j[0] == 0);
+	CHECK(place(&exact, AMDGPU, "gfx90a", 1, j) == 1 && j[0] == 1);
+	CHECK(place(&exact, AMDGPU, "gfx90a", 0, j) == 1 && j[0] == 1);
+	ol_group_plan_release(&exact);
+}
+
 int main(void)
 {
 	ol_diag_init("test_group");
@@ -330,6 +368,7 @@ int main(void)
 	test_device_only_images();
 	test_unselected_and_missing();
 	test_kinds();
+	test_plan();
 	ol_arena_release(&ol_link_arena);
 	if (failures) {
 		fprintf(stderr, "test_group: %d check(s) failed\n", failures);
