@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OL_BACKEND_ABI 7
+#define OL_BACKEND_ABI 8
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -72,6 +72,21 @@ enum ol_lto_mode {
 				  modules are partitions lto() optimized (emit_bitcode) */
 };
 
+/* Which optimization remarks lto() returns (docs/design.md, "Optimizer
+ * remarks"): those of the passes each pattern matches (LLVM regular
+ * expressions, as -pass-remarks takes them; NULL: none of that kind), or
+ * every remark when `all` is set (for --remarks-file), each marked with
+ * whether a pattern selected it. */
+struct ol_remark_request {
+	const char *passed, *missed, *analysis;
+	int all;
+};
+
+static inline int ol_remarks_wanted(const struct ol_remark_request *r)
+{
+	return r->passed || r->missed || r->analysis || r->all;
+}
+
 struct ol_lto_request {
 	const char *triple;
 	const char *cpu;                /* "" for none */
@@ -103,6 +118,7 @@ struct ol_lto_request {
 	const unsigned *module_partition;
 	size_t npartitions;
 	enum ol_lto_mode mode;
+	struct ol_remark_request remarks;
 };
 
 enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4, OL_WRAP_SYCL = 8 };
@@ -172,9 +188,13 @@ struct ol_backend {
 	int (*bitcode_symbols)(const uint8_t *data, size_t size, const char *name,
 			       struct ol_bc_symbol **syms, size_t *nsyms, char **err);
 	/* Link, optimize and codegen bitcode modules to one object (or assembly).
+	 * When req->remarks asks for any, *remarks gets the remarks the passes
+	 * made, encoded as offload/remark_records.h says (empty: none; the
+	 * caller frees it whatever lto() returns).
 	 * Returns 0, -1 on error, or, for an OL_LTO_PARTITION request, 2 when
 	 * the partition is not valid IR (the splitter's mistake), why in *err. */
-	int (*lto)(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
+	int (*lto)(const struct ol_lto_request *req, struct ol_buffer *out,
+		   struct ol_buffer *remarks, char **err);
 	/* Link and internalize the modules as lto() does, then split the result
 	 * into req->npartitions modules, returned as bitcode in parts[0..n-1]
 	 * (size 0: nothing went to that partition).  Each holds its modules'

@@ -139,6 +139,7 @@ struct ol_cmdline {
 	struct strvec builtin_bitcode; /* --builtin-bitcode= raw values */
 	struct strvec override_image;  /* --override-image= raw values */
 	struct strvec pass_remarks;    /* "--pass-remarks=...", etc., as given */
+	const char *remarks_file;      /* --remarks-file= prefix, or NULL */
 	struct strvec driver_runtimes; /* a driver's options that link runtime libraries
 					  (-fopenmp, -fopenmp=libomp): a CPU image links them too */
 };

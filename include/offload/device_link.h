@@ -49,6 +49,7 @@ struct ol_group {
 	int debug;                     /* device debug info wanted */
 	enum ol_link_route route;
 	char *route_reason;            /* OL_ROUTE_CLANG: the argument that needs clang */
+	struct ol_remark_request remarks; /* what its LTO collects (patterns in the link arena) */
 	/* Each image's identity, parallel to images: the SHA-256 of its file's
 	 * stat identity, the offset of its object in the file and its index
 	 * there, by which the cache remembers the digest of its bytes; all
@@ -56,6 +57,9 @@ struct ol_group {
 	uint8_t (*image_ids)[32];
 	/* Result of the device link. */
 	struct ol_buffer linked;       /* the device image bytes (malloc'd) */
+	/* The remarks its LTO made, encoded (remark_records.h; malloc'd),
+	 * printed and written by ol_device_report_remarks. */
+	struct ol_buffer remark_records;
 	const char *linked_path;       /* where it was written (temp or save-temps) */
 	struct ol_diag_buffer diag;
 	int failed;

@@ -13,9 +13,15 @@
 int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 		    struct ol_groups *out);
 
-/* Works out the group's device arguments, -O level, debug, key arguments
- * and route, and reads its images' symbols (prepare.c). */
-void ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx);
+/* Works out the group's device arguments, -O level, debug, key arguments,
+ * route and remarks, and reads its images' symbols (prepare.c).  Returns
+ * 0, or -1 after reporting a setting that cannot be used. */
+int ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx);
+
+/* What remarks the group's LTO collects, from every spelling on the line
+ * (remark_options.c): g->remarks.  Returns 0, or -1 after reporting a
+ * pattern that is not a regular expression. */
+int ol_group_remark_request(struct ol_group *g, const struct ol_cmdline *cl);
 
 /* Warns about each --should-extract architecture (one per --offload-arch)
  * for which no group links device code.  Call after ol_group_images(). */

@@ -83,6 +83,17 @@ struct ol_be_diag {
 
 /* A fresh context with `diag` installed as its diagnostic handler. */
 LLVMContextRef ol_be_context_create(struct ol_be_diag *diag);
+/* That handler (opaque: the struct ol_be_diag). */
+void ol_be_diag_handler(LLVMDiagnosticInfoRef info, void *opaque);
+
+/* --- optimization remarks (remarks.cpp) ---------------------------------- */
+
+/* Replaces ctx's handler with one that collects the remarks `want` asks for
+ * into *sink (encoded, offload/remark_records.h) and passes every other
+ * diagnostic to forward(info, forward_arg). */
+void ol_be_remarks_attach(LLVMContextRef ctx, void (*forward)(LLVMDiagnosticInfoRef, void *),
+			  void *forward_arg, const struct ol_remark_request *want,
+			  struct ol_buffer *sink);
 
 /* --- targets and code generation (codegen.c) ----------------------------- */
 
@@ -120,9 +131,11 @@ char *ol_be_take_message(char *llvm_message);
  * links them into one, the first definition prevailing when the request
  * says so, each definition tagged with its module when
  * req->module_partition is set; NULL with *err (the context is gone then).
+ * remarks (may be NULL): where the context's remarks go, when
+ * req->remarks wants any.
  * ol_be_link_request_end disposes the module, its messages and context. */
 LLVMModuleRef ol_be_link_request(const struct ol_lto_request *req, struct ol_be_diag *diag,
-				 char **err);
+				 struct ol_buffer *remarks, char **err);
 void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag);
 /* What follows the link of a whole program: internalize what no other
  * input sees (req->preserve), and the AMDGPU kernel calling convention. */
@@ -144,7 +157,8 @@ int ol_be_bitcode_info(const uint8_t *data, size_t size, const char *name,
 void ol_be_bitcode_info_free(struct ol_bc_info *info);
 int ol_be_bitcode_symbols(const uint8_t *data, size_t size, const char *name,
 			  struct ol_bc_symbol **syms, size_t *nsyms, char **err);
-int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **err);
+int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, struct ol_buffer *remarks,
+	      char **err);
 int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 		struct ol_buffer *keys, char **err);
 int ol_be_wrap(const struct ol_wrap_request *req, struct ol_buffer *obj,

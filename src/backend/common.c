@@ -145,7 +145,7 @@ char *ol_be_take_message(char *llvm_message)
 	return copy;
 }
 
-static void diag_handler(LLVMDiagnosticInfoRef info, void *opaque)
+void ol_be_diag_handler(LLVMDiagnosticInfoRef info, void *opaque)
 {
 	struct ol_be_diag *diag = opaque;
 	char *text = LLVMGetDiagInfoDescription(info);
@@ -170,9 +170,9 @@ static void diag_handler(LLVMDiagnosticInfoRef info, void *opaque)
 		fprintf(stderr, "%s: note: %s\n", progname, desc);
 		break;
 	case LLVMDSRemark:
-		/* The C API handler sees every remark, filtered or not (codegen
-		 * alone reports instruction counts); -pass-remarks users read
-		 * them from -pass-remarks-output instead. */
+		/* The C API handler sees every remark, wanted or not (codegen
+		 * alone reports instruction counts); a link that wants remarks
+		 * collects them with remarks.cpp's handler instead. */
 		break;
 	}
 	LLVMDisposeMessage(text);
@@ -183,6 +183,6 @@ LLVMContextRef ol_be_context_create(struct ol_be_diag *diag)
 	LLVMContextRef ctx = LLVMContextCreate();
 
 	memset(diag, 0, sizeof(*diag));
-	LLVMContextSetDiagnosticHandler(ctx, diag_handler, diag);
+	LLVMContextSetDiagnosticHandler(ctx, ol_be_diag_handler, diag);
 	return ctx;
 }

@@ -504,10 +504,13 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 }
 
 LLVMModuleRef ol_be_link_request(const struct ol_lto_request *req, struct ol_be_diag *diag,
-				 char **err)
+				 struct ol_buffer *remarks, char **err)
 {
 	LLVMContextRef ctx = ol_be_context_create(diag);
 	LLVMModuleRef mod;
+
+	if (remarks && ol_remarks_wanted(&req->remarks))
+		ol_be_remarks_attach(ctx, ol_be_diag_handler, diag, &req->remarks, remarks);
 
 	/* As lto::LTO does by default: local value names cost memory and time in
 	 * every pass and mean nothing to the object; --save-temps keeps them so
@@ -552,7 +555,8 @@ static int verify_partition(LLVMModuleRef mod, char **err)
 	return rc;
 }
 
-int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **err)
+int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, struct ol_buffer *remarks,
+	      char **err)
 {
 	struct ol_be_diag diag;
 	LLVMModuleRef mod;
@@ -560,9 +564,11 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, char **er
 
 	out->data = NULL;
 	out->size = 0;
+	remarks->data = NULL;
+	remarks->size = 0;
 	if (!req || !req->triple || req->nmodules == 0 || !req->modules || !req->sizes)
 		return ol_be_fail(err, "LTO request without a triple or modules");
-	mod = ol_be_link_request(req, &diag, err);
+	mod = ol_be_link_request(req, &diag, remarks, err);
 	if (!mod)
 		return -1;
 	rc = req->mode == OL_LTO_PARTITION ? verify_partition(mod, err) : 0;

@@ -995,7 +995,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	memset(parts, 0, req->npartitions * sizeof(*parts));
 	memset(keys, 0, req->npartitions * sizeof(*keys));
 	memset(&s, 0, sizeof(s));
-	s.mod = ol_be_link_request(req, &diag, err);
+	s.mod = ol_be_link_request(req, &diag, NULL, err);
 	if (!s.mod)
 		return -1;
 	if (req->phase)

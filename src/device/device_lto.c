@@ -6,6 +6,7 @@
  * then the group's other images are written out for the device linker.
  */
 #include "target_impl.h"
+#include "offload/device_remarks.h"
 #include "offload/stats.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -129,6 +130,7 @@ void ol_group_lto_request(struct ol_group *g, const struct ol_link_context *ctx,
 	req->emit_assembly = lto->emit_assembly;
 	req->emit_bitcode = lto->emit_bitcode;
 	req->phase = trace_phase;
+	req->remarks = g->remarks;
 }
 
 void ol_group_lto_request_release(struct ol_lto_request *req)
@@ -145,7 +147,7 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 {
 	const struct ol_backend *be;
 	struct ol_lto_request req;
-	struct ol_buffer out = { NULL, 0 };
+	struct ol_buffer out = { NULL, 0 }, remarks = { NULL, 0 };
 	char *err = NULL, *prefix;
 	int rc;
 
@@ -167,8 +169,9 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 
 	note_lto(g, req.nmodules, req.opt_level, "");
 	ol_timer_begin_detail("LTO", prefix);
-	rc = be->lto(&req, &out, &err);
+	rc = be->lto(&req, &out, &remarks, &err);
 	ol_timer_end();
+	ol_group_keep_remarks(g, &remarks);
 	if (rc != 0) {
 		ol_group_lto_failed(g, "", err);
 	} else {

@@ -208,8 +208,11 @@ static void key_settings(struct ol_cache *c, const struct ol_group *g,
 			 const struct ol_link_context *ctx, struct ol_sha256 *h)
 {
 	key_strvec(h, "options", &g->key_args);
-	/* KEYED_DECODED options: the setting, however it was given. */
+	/* KEYED_DECODED options: the setting, however it was given.  An
+	 * entry made under --remarks-file holds every remark; one made
+	 * without it, only those the patterns (in key_args) selected. */
 	ol_key_u64(h, (uint64_t)ctx->cl->device_lto_units);
+	ol_key_u64(h, (uint64_t)g->remarks.all);
 	identify_link(g, ctx, c, h);
 }
 

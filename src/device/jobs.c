@@ -10,6 +10,7 @@
  * a token from GNU make's jobserver for every job or partition beyond the
  * first (the one make gave this process).
  */
+#include "offload/device_remarks.h"
 #include "offload/device_link.h"
 #include "target_impl.h"
 #include "offload/cache.h"
@@ -144,6 +145,12 @@ static void look_up_cache(struct ol_groups *groups, const struct ol_link_context
 
 		ol_group_job_key(ctx->cache, g, ctx, keys[i]);
 		ol_cache_get(ctx->cache, keys[i], &found);
+		/* An image whose remarks are wanted and gone is linked again. */
+		if (found.hit && !ol_remarks_cache_get(ctx->cache, g, keys[i], &g->remark_records)) {
+			free(found.data);
+			found.data = NULL;
+			found.hit = 0;
+		}
 		note_lookup(g, keys[i], &found);
 		if (!found.hit)
 			continue;
@@ -166,8 +173,10 @@ static void store_in_cache(const struct ol_groups *groups, const struct ol_link_
 {
 	for (size_t i = 0; i < groups->n; i++) {
 		const struct ol_group *g = &groups->v[i];
-		if (!g->cached && !g->failed && g->linked.data)
+		if (!g->cached && !g->failed && g->linked.data) {
 			ol_cache_put(ctx->cache, keys[i], g->linked.data, g->linked.size);
+			ol_remarks_cache_put(ctx->cache, g, keys[i], &g->remark_records);
+		}
 	}
 }
 
@@ -297,5 +306,10 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	if (keys && !failed)
 		store_in_cache(groups, ctx, keys);
 	free(keys);
+	/* Remarks are the LTO's: shown even when a later step of the link
+	 * failed, as a compiler shows them; the files only for a link that
+	 * succeeded. */
+	if (ol_device_report_remarks(groups, ctx, !failed) < 0)
+		failed = 1;
 	return failed ? -1 : 0;
 }

@@ -27,6 +27,7 @@
 #include "offload/mapped_file.h"
 #include "offload/pool.h"
 #include "offload/spawn.h"
+#include "offload/device_remarks.h"
 #include "offload/stats.h"
 #include "offload/strvec.h"
 #include "offload/temp_names.h"
@@ -83,6 +84,7 @@ struct partition_run {
 	struct ol_buffer *parts;
 	struct ol_buffer *keys;        /* what each partition's key is made of (split()) */
 	struct ol_buffer *products;
+	struct ol_buffer *remarks;     /* each partition's remarks (remark_records.h) */
 	const char **paths;            /* a product's file when it was assembled here */
 	double *ms;                    /* each partition's wall time, -1 from the cache */
 	struct ol_diag_buffer *diags;
@@ -130,7 +132,7 @@ static struct ol_lto_request partition_request(const struct partition_run *run,
  * Returns 0, -1 (reported), or 2 when the partition is not valid IR
  * (why in run->invalid[p]). */
 static int build_partition(struct partition_run *run, size_t p, const struct ol_buffer *part,
-			   struct ol_buffer *out, const char **file)
+			   struct ol_buffer *out, struct ol_buffer *remarks, const char **file)
 {
 	const uint8_t *module = part->data;
 	size_t size = part->size;
@@ -147,7 +149,7 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 	if (run->ctx->cl->save_temps)
 		req.save_temps_prefix = prefix;
 	ol_timer_begin_detail("LTO of a partition", prefix);
-	rc = run->be->lto(&req, &lto_out, &err);
+	rc = run->be->lto(&req, &lto_out, remarks, &err);
 	ol_timer_end();
 	if (rc == 2) {
 		/* Not valid IR: the caller links the group whole, and says why. */
@@ -191,20 +193,24 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 		ol_partition_job_key(run->cache, run->g, run->ctx, product_name(run), run->req->cpu,
 				     run->req->features, run->keys[p].data, run->keys[p].size, key);
 		ol_cache_get(run->cache, key, &found);
-		if (found.hit) {
+		/* A product whose remarks are wanted and gone is made again. */
+		if (found.hit && ol_remarks_cache_get(run->cache, run->g, key, &run->remarks[p])) {
 			out->data = found.data;
 			out->size = found.size;
 			atomic_fetch_add(&run->hits, 1);
 			run->ms[p] = -1;
 			return 0;
 		}
+		free(found.data);
 	}
-	int rc = build_partition(run, p, part, out, &run->paths[p]);
+	int rc = build_partition(run, p, part, out, &run->remarks[p], &run->paths[p]);
 
 	if (rc != 0)
 		return rc;
-	if (run->cache)
+	if (run->cache) {
 		ol_cache_put(run->cache, key, out->data, out->size);
+		ol_remarks_cache_put(run->cache, run->g, key, &run->remarks[p]);
+	}
 	return 0;
 }
 
@@ -215,7 +221,7 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 	const uint8_t **modules = ol_xcalloc(n ? n : 1, sizeof(*modules));
 	size_t *sizes = ol_xcalloc(n ? n : 1, sizeof(*sizes));
 	struct ol_lto_request req;
-	struct ol_buffer out = { NULL, 0 };
+	struct ol_buffer out = { NULL, 0 }, remarks = { NULL, 0 };
 	char *err = NULL;
 	size_t k = 0;
 	int rc;
@@ -231,8 +237,9 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 	if (run->ctx->cl->save_temps)
 		req.save_temps_prefix = run->prefix;
 	ol_timer_begin_detail("Code generation of the partitions", run->prefix);
-	rc = run->be->lto(&req, &out, &err);
+	rc = run->be->lto(&req, &out, &remarks, &err);
 	ol_timer_end();
+	ol_group_keep_remarks(run->g, &remarks);
 	if (rc == 0) {
 		rc = ol_group_add_lto_output(run->g, run->prefix, "o", &out, files);
 	} else {
@@ -274,6 +281,9 @@ static int make_products(struct partition_run *run)
 		failed |= run->status[p] < 0;
 		invalid |= run->status[p] == 2;
 	}
+	/* In partition order, whichever thread made them. */
+	for (size_t p = 0; !failed && !invalid && p < run->nparts; p++)
+		ol_group_keep_remarks(run->g, &run->remarks[p]);
 	return failed ? -1 : invalid ? 2 : 0;
 }
 
@@ -348,6 +358,7 @@ static void alloc_run(struct partition_run *run, size_t n)
 	run->parts = ol_xcalloc(k, sizeof(*run->parts));
 	run->keys = ol_xcalloc(k, sizeof(*run->keys));
 	run->products = ol_xcalloc(k, sizeof(*run->products));
+	run->remarks = ol_xcalloc(k, sizeof(*run->remarks));
 	run->paths = ol_xcalloc(k, sizeof(*run->paths));
 	run->diags = ol_xcalloc(k, sizeof(*run->diags));
 	run->status = ol_xcalloc(k, sizeof(*run->status));
@@ -363,8 +374,10 @@ static void release_run(struct partition_run *run)
 		free(run->parts[p].data);
 		free(run->keys[p].data);
 		free(run->products[p].data);
+		free(run->remarks[p].data);
 		free(run->invalid[p]);
 	}
+	free(run->remarks);
 	free(run->parts);
 	free(run->keys);
 	free(run->products);

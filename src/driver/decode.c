@@ -293,6 +293,9 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 		case OPT_pass_remarks_analysis:
 			strvec_push(&cl->pass_remarks, a->raw);
 			break;
+		case OPT_remarks_file:
+			cl->remarks_file = a->value;
+			break;
 		default:
 			break;
 		}

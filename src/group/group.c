@@ -325,6 +325,7 @@ int ol_group_images(struct ol_inputs *in, const struct ol_link_context *ctx,
 	if (!failed && check_bitcode_releases(out) < 0)
 		failed = 1;
 	for (size_t g = 0; !failed && g < out->n; g++)
-		ol_group_prepare(&out->v[g], ctx);
+		if (ol_group_prepare(&out->v[g], ctx) < 0)
+			failed = 1;
 	return failed ? -1 : 0;
 }

@@ -13,6 +13,7 @@
  *     the in-process link cannot honour, named in -v), or the JIT's
  *     bitcode (--embed-bitcode).  The job runner and the cache key read the
  *     same field, so they cannot disagree on the way a group links;
+ *   - the optimization remarks its LTO collects (remark_options.c);
  *   - its images' symbols, read here on the main thread, before any job
  *     thread may need them, and their identities (the cache key's way to
  *     hash no image twice).
@@ -58,6 +59,7 @@ static int honoured(const char *arg)
 {
 	static const char *const prefixes[] = {
 		"-O", "-g", "-save-temps", "--cuda-path=", "-flto-partitions=", "-D", "-U", "-I",
+		"-R", /* remarks: the LTO collects those of -Rpass* (remark_options.c) */
 	};
 	static const char *const exact[] = { "-flto", "-flto=full", "-v", "-fopenmp" };
 
@@ -69,6 +71,12 @@ static int honoured(const char *arg)
 			return 1;
 	/* Warning flags, but not -Wl, -Wa, -Wp, which pass options on. */
 	return arg[0] == '-' && arg[1] == 'W' && arg[2] && arg[3] != ',';
+}
+
+/* -pass-remarks*=: the LTO collects those remarks itself. */
+static int is_remark_option(const char *arg)
+{
+	return ol_starts_with(arg, "-pass-remarks") || ol_starts_with(arg, "--pass-remarks");
 }
 
 /* The first --device-compiler value the in-process link cannot honour
@@ -84,7 +92,8 @@ static char *foreign_compiler_arg(const struct ol_group *g, const struct ol_cmdl
 			/* The backend parsed the wrapper's LLVM options once for
 			 * the process; one it has not seen needs clang. */
 			i++;
-			if (!in_list(&cl->mllvm, dev->v[i]) && !in_list(&cl->offload_opt, dev->v[i]))
+			if (!in_list(&cl->mllvm, dev->v[i]) && !in_list(&cl->offload_opt, dev->v[i]) &&
+			    !is_remark_option(dev->v[i]))
 				return ol_xasprintf("-mllvm %s", dev->v[i]);
 		} else if (!honoured(arg) && !names_own_processor(arg, g)) {
 			return ol_xstrdup(arg);
@@ -162,9 +171,10 @@ static int image_identity(const struct ol_device_image *img, uint8_t id[32])
 	return 0;
 }
 
-void ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
+int ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
 {
 	const struct ol_cmdline *cl = ctx->cl;
+	int rc;
 
 	ol_cmdline_device_args(cl, &cl->device_linker, g->triple, ctx->flavor, &g->linker_args);
 	ol_cmdline_device_args(cl, &cl->device_compiler, g->triple, ctx->flavor,
@@ -172,6 +182,7 @@ void ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
 	ol_cmdline_key_args(cl, g->triple, ctx->flavor, &g->key_args);
 	g->opt_level = opt_level(g, cl);
 	g->debug = wants_debug(g, cl);
+	rc = ol_group_remark_request(g, cl);
 	g->route = OL_ROUTE_FAMILY;
 	if (cl->embed_bitcode)
 		g->route = OL_ROUTE_JIT;
@@ -185,6 +196,7 @@ void ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
 		ol_image_symbols(g->images[k]);
 		(void)image_identity(g->images[k], g->image_ids[k]);
 	}
+	return rc;
 }
 
 void ol_groups_release(struct ol_groups *groups)
@@ -195,6 +207,9 @@ void ol_groups_release(struct ol_groups *groups)
 		free(g->linked.data);
 		g->linked.data = NULL;
 		g->linked.size = 0;
+		free(g->remark_records.data);
+		g->remark_records.data = NULL;
+		g->remark_records.size = 0;
 		strvec_release(&g->linker_args);
 		strvec_release(&g->compiler_args);
 		strvec_release(&g->key_args);

@@ -1422,6 +1422,18 @@ static void test_bitcode_symbols(const struct ol_backend *be, struct workdir *w,
 
 /* --- LTO ----------------------------------------------------------------------------- */
 
+/* lto() for a request that wants no remarks: there must be none. */
+static int run_lto(const struct ol_backend *be, const struct ol_lto_request *req,
+		   struct ol_buffer *out, char **err)
+{
+	struct ol_buffer remarks = { NULL, 0 };
+	int rc = be->lto(req, out, &remarks, err);
+
+	CHECK(remarks.size == 0 && remarks.data == NULL, "lto: remarks nobody asked for");
+	free(remarks.data);
+	return rc;
+}
+
 struct lto_job {
 	const struct ol_backend *be;
 	const struct ol_lto_request *req;
@@ -1434,7 +1446,7 @@ static void *lto_thread(void *arg)
 {
 	struct lto_job *job = arg;
 
-	job->rc = job->be->lto(job->req, &job->out, &job->err);
+	job->rc = run_lto(job->be, job->req, &job->out, &job->err);
 	return NULL;
 }
 
@@ -1480,7 +1492,7 @@ static void test_lto(const struct ol_backend *be, struct workdir *w, const char 
 
 		snprintf(prefix, sizeof(prefix), "%s/lto", w->path);
 		req.save_temps_prefix = prefix;
-		if (be->lto(&req, &out, &err) != 0) {
+		if (run_lto(be, &req, &out, &err) != 0) {
 			fail("lto: %s", err ? err : "(no message)");
 		} else {
 			elf_symbol(&out, "exported", &sym);
@@ -1528,7 +1540,7 @@ static void test_lto(const struct ol_backend *be, struct workdir *w, const char 
 		/* Assembly, and O0 (the lto<O0> pipeline). */
 		req.emit_assembly = 1;
 		req.opt_level = 0;
-		if (be->lto(&req, &out, &err) != 0) {
+		if (run_lto(be, &req, &out, &err) != 0) {
 			fail("lto -O0 -S: %s", err ? err : "(no message)");
 		} else {
 			char *text = malloc(out.size + 1);
@@ -1550,7 +1562,7 @@ static void test_lto(const struct ol_backend *be, struct workdir *w, const char 
 		if (compile(w, clang, "lto_dup", dup_source, flags, &dup) == 0) {
 			modules[1] = dup.data;
 			sizes[1] = dup.size;
-			CHECK(be->lto(&req, &out, &err) != 0 && err && strstr(err, "exported"),
+			CHECK(run_lto(be, &req, &out, &err) != 0 && err && strstr(err, "exported"),
 			      "lto: two strong definitions of 'exported' were accepted (%s)",
 			      err ? err : "no message");
 			release(&out, NULL, &err);
@@ -1559,7 +1571,7 @@ static void test_lto(const struct ol_backend *be, struct workdir *w, const char 
 		modules[1] = (const uint8_t *)"not bitcode";
 		sizes[1] = 11;
 		names[1] = "junk.o";
-		CHECK(be->lto(&req, &out, &err) != 0 && err && strstr(err, "junk.o"),
+		CHECK(run_lto(be, &req, &out, &err) != 0 && err && strstr(err, "junk.o"),
 		      "lto: junk accepted or error without the input's name (%s)",
 		      err ? err : "no message");
 		release(&out, NULL, &err);
@@ -1567,7 +1579,7 @@ static void test_lto(const struct ol_backend *be, struct workdir *w, const char 
 		req.triple = "nosucharch-unknown-linux";
 		modules[1] = b.data;
 		sizes[1] = b.size;
-		CHECK(be->lto(&req, &out, &err) != 0 && err, "lto: an unknown triple was accepted");
+		CHECK(run_lto(be, &req, &out, &err) != 0 && err, "lto: an unknown triple was accepted");
 		release(&out, NULL, &err);
 	}
 	free(a.data);

@@ -73,6 +73,10 @@ static const char *sample_value(enum ol_opt_id id, const char *triple)
 		return AMDGPU "=builtins.bc";
 	case OPT_override_image:
 		return "openmp=image.o";
+	case OPT_pass_remarks:
+	case OPT_pass_remarks_missed:
+	case OPT_pass_remarks_analysis:
+		return "openmp-opt";
 	case OPT_host_triple:
 		return "aarch64-unknown-linux-gnu";
 	case OPT_linker_path:
@@ -175,6 +179,7 @@ static char *device_view(const struct ol_cmdline *cl)
 	add_strvec(&sb, "builtin-bitcode", &cl->builtin_bitcode);
 	add_strvec(&sb, "override-image", &cl->override_image);
 	add_strvec(&sb, "remarks", &cl->pass_remarks);
+	strbuf_addf(&sb, "remarks-file%d ", cl->remarks_file != NULL);
 	strbuf_addf(&sb, "O%d g%d embed%d whole%d clang%d units%u r%d cuda[%s] flavor%d",
 		    cl->opt_level, cl->device_debug, cl->embed_bitcode, cl->whole_program,
 		    cl->clang_backend, cl->device_lto_units, cl->relocatable,

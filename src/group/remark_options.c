@@ -1,0 +1,117 @@
+/*
+ * remark_options: which optimization remarks a group's device LTO collects
+ * (docs/design.md, "Optimizer remarks"), from every spelling a link line
+ * can carry them in:
+ *
+ *   --pass-remarks=, --pass-remarks-missed=, --pass-remarks-analysis=
+ *       the wrapper's own options (16, 19);
+ *   --offload-opt=-pass-remarks=... and -mllvm -pass-remarks=...
+ *       LLVM's options, as clang 19 writes them for -Rpass on a link line;
+ *   --device-compiler=[<triple>=]-Rpass=...  (22: clang's own flags, for
+ *       the group's triple), and -mllvm -pass-remarks=... there;
+ *   -mllvm -pass-remarks=... among the --device-linker values
+ *       (-Xoffload-linker);
+ *   --remarks-file=<prefix>: every remark, for the YAML files.
+ *
+ * Patterns of one kind are joined into one alternative ("(a)|(b)"), so
+ * that each spelling adds what it names instead of the last one winning.
+ * Each is checked as a POSIX extended regular expression, the syntax
+ * llvm::Regex implements, before any link runs.
+ */
+#include "offload/arena.h"
+#include "offload/device_link.h"
+#include "offload/diag.h"
+#include "offload/group.h"
+#include "offload/strvec.h"
+
+#include <regex.h>
+#include <string.h>
+
+enum remark_kind { PASSED, MISSED, ANALYSIS, NKINDS };
+
+struct spellings {
+	struct strbuf pattern[NKINDS];
+	int failed;
+};
+
+/* The kind an LLVM option (-pass-remarks*=, one or two dashes) or a
+ * clang flag (-Rpass*=) names, and where its pattern starts; -1 if it
+ * names none. */
+static int remark_option(const char *arg, const char **pattern)
+{
+	static const struct { const char *prefix; enum remark_kind kind; } forms[] = {
+		{ "-pass-remarks=", PASSED },           { "-pass-remarks-missed=", MISSED },
+		{ "-pass-remarks-analysis=", ANALYSIS }, { "-Rpass=", PASSED },
+		{ "-Rpass-missed=", MISSED },            { "-Rpass-analysis=", ANALYSIS },
+	};
+
+	if (arg[0] == '-' && arg[1] == '-' && arg[2] == 'p')
+		arg++;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		if (ol_starts_with(arg, forms[i].prefix)) {
+			*pattern = arg + strlen(forms[i].prefix);
+			return (int)forms[i].kind;
+		}
+	}
+	return -1;
+}
+
+static void add_pattern(struct spellings *s, const char *arg, const char *origin)
+{
+	const char *pattern;
+	int kind = remark_option(arg, &pattern);
+	struct strbuf *sb;
+	regex_t re;
+
+	if (kind < 0)
+		return;
+	if (!*pattern || regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0) {
+		ol_error("%s%s: '%s' is not a regular expression of pass names", origin, arg,
+			 pattern);
+		s->failed = 1;
+		return;
+	}
+	regfree(&re);
+	sb = &s->pattern[kind];
+	if (sb->len)
+		strbuf_addch(sb, '|');
+	strbuf_addf(sb, "(%s)", pattern);
+}
+
+/* LLVM options among a group's values: "-mllvm <opt>" pairs. */
+static void add_mllvm_values(struct spellings *s, const struct strvec *args, const char *origin)
+{
+	for (size_t i = 0; i + 1 < args->nr; i++)
+		if (!strcmp(args->v[i], "-mllvm"))
+			add_pattern(s, args->v[++i], origin);
+}
+
+static const char *take(struct strbuf *sb)
+{
+	const char *s = sb->len ? ol_arena_strdup(&ol_link_arena, strbuf_str(sb)) : NULL;
+
+	strbuf_release(sb);
+	return s;
+}
+
+int ol_group_remark_request(struct ol_group *g, const struct ol_cmdline *cl)
+{
+	struct spellings s = { { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT }, 0 };
+
+	for (size_t i = 0; i < cl->pass_remarks.nr; i++)
+		add_pattern(&s, cl->pass_remarks.v[i], "");
+	for (size_t i = 0; i < cl->offload_opt.nr; i++)
+		add_pattern(&s, cl->offload_opt.v[i], "--offload-opt=");
+	for (size_t i = 0; i < cl->mllvm.nr; i++)
+		add_pattern(&s, cl->mllvm.v[i], "-mllvm ");
+	for (size_t i = 0; i < g->compiler_args.nr; i++)
+		if (ol_starts_with(g->compiler_args.v[i], "-R"))
+			add_pattern(&s, g->compiler_args.v[i], "--device-compiler=");
+	add_mllvm_values(&s, &g->compiler_args, "--device-compiler=-mllvm ");
+	add_mllvm_values(&s, &g->linker_args, "--device-linker=-mllvm ");
+	g->remarks.passed = take(&s.pattern[PASSED]);
+	g->remarks.missed = take(&s.pattern[MISSED]);
+	g->remarks.analysis = take(&s.pattern[ANALYSIS]);
+	g->remarks.all = cl->remarks_file != NULL;
+	return s.failed ? -1 : 0;
+}
