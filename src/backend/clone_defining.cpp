@@ -25,7 +25,7 @@
  * API cannot rename a struct type.
  *
  * Built with the backend (C++17, no exceptions, no RTTI, as libLLVM is);
- * nothing else in offload-link is C++.
+ * the only other C++ of offload-link is remarks.cpp, for the same reason.
  */
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
