@@ -119,6 +119,15 @@ struct ol_lto_request {
 	size_t npartitions;
 	enum ol_lto_mode mode;
 	struct ol_remark_request remarks;
+	/* --builtin-bitcode (19): bitcode libraries (libdevice and the like)
+	 * linked into the optimized module, only what it uses and made
+	 * internal, as clang's -mlink-builtin-bitcode links them; the module
+	 * is then optimized again, as upstream's device clang does.  Not in
+	 * an OL_LTO_CODEGEN_ONLY request (its partitions have them). */
+	const uint8_t *const *builtins;
+	const size_t *builtin_sizes;
+	const char *const *builtin_names;
+	size_t nbuiltins;
 };
 
 enum ol_wrap_kind { OL_WRAP_OPENMP = 1, OL_WRAP_CUDA = 2, OL_WRAP_HIP = 4, OL_WRAP_SYCL = 8 };

@@ -50,6 +50,12 @@ struct ol_group {
 	enum ol_link_route route;
 	char *route_reason;            /* OL_ROUTE_CLANG: the argument that needs clang */
 	struct ol_remark_request remarks; /* what its LTO collects (patterns in the link arena) */
+	/* --builtin-bitcode files for its triple: views of the mapped files,
+	 * the arrays in the link arena. */
+	const uint8_t **builtins;
+	size_t *builtin_sizes;
+	const char **builtin_names;
+	size_t nbuiltins;
 	/* Each image's identity, parallel to images: the SHA-256 of its file's
 	 * stat identity, the offset of its object in the file and its index
 	 * there, by which the cache remembers the digest of its bytes; all

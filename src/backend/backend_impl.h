@@ -86,6 +86,13 @@ LLVMContextRef ol_be_context_create(struct ol_be_diag *diag);
 /* That handler (opaque: the struct ol_be_diag). */
 void ol_be_diag_handler(LLVMDiagnosticInfoRef info, void *opaque);
 
+/* --- builtin bitcode (builtin_bitcode.cpp) ------------------------------- */
+
+/* Links into dest what it uses of lib (consumed), lib's symbols made
+ * internal, as clang's -mlink-builtin-bitcode does.  Returns 0 or -1
+ * (the context's handler has the errors). */
+int ol_be_link_builtin(LLVMModuleRef dest, LLVMModuleRef lib);
+
 /* --- optimization remarks (remarks.cpp) ---------------------------------- */
 
 /* Replaces ctx's handler with one that collects the remarks `want` asks for

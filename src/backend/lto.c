@@ -7,6 +7,7 @@
  * Everything lives in one LLVMContext created for this call, so two device
  * links can run on two threads.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,16 +170,14 @@ static void phase(const struct ol_lto_request *req, const char *name, int begin)
 		req->phase(name, begin);
 }
 
-static LLVMModuleRef parse_module(LLVMContextRef ctx, struct ol_be_diag *diag,
-				  const struct ol_lto_request *req, size_t i, char **err)
+static LLVMModuleRef parse_buffer(LLVMContextRef ctx, struct ol_be_diag *diag,
+				  const uint8_t *data, size_t size, const char *name, char **err)
 {
-	const char *name = req->names && req->names[i] ? req->names[i] : "bitcode";
 	LLVMMemoryBufferRef buf;
 	LLVMModuleRef mod = NULL;
 	LLVMBool failed;
 
-	buf = LLVMCreateMemoryBufferWithMemoryRange((const char *)req->modules[i],
-						    req->sizes[i], name, 0);
+	buf = LLVMCreateMemoryBufferWithMemoryRange((const char *)data, size, name, 0);
 	if (!buf) {
 		ol_be_fail(err, "out of memory");
 		return NULL;
@@ -193,6 +192,14 @@ static LLVMModuleRef parse_module(LLVMContextRef ctx, struct ol_be_diag *diag,
 		return NULL;
 	}
 	return mod;
+}
+
+static LLVMModuleRef parse_module(LLVMContextRef ctx, struct ol_be_diag *diag,
+				  const struct ol_lto_request *req, size_t i, char **err)
+{
+	const char *name = req->names && req->names[i] ? req->names[i] : "bitcode";
+
+	return parse_buffer(ctx, diag, req->modules[i], req->sizes[i], name, err);
 }
 
 /*
@@ -407,6 +414,43 @@ static int optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 	return 0;
 }
 
+/* --builtin-bitcode: each library's definitions the module uses, made
+ * internal (builtin_bitcode.cpp), then the module optimized again, as
+ * upstream 19's device clang does with -mlink-builtin-bitcode at -O<n>. */
+static int link_builtins(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+			 const struct ol_lto_request *req, struct ol_be_diag *diag, char **err)
+{
+	char pipeline[16];
+	LLVMPassBuilderOptionsRef options;
+	LLVMErrorRef e;
+	int level = req->opt_level < 0 ? 0 : req->opt_level > 3 ? 3 : req->opt_level;
+
+	for (size_t i = 0; i < req->nbuiltins; i++) {
+		const char *name = req->builtin_names ? req->builtin_names[i] : "builtin bitcode";
+		LLVMModuleRef lib = parse_buffer(LLVMGetModuleContext(mod), diag, req->builtins[i],
+						 req->builtin_sizes[i], name, err);
+
+		if (!lib)
+			return -1;
+		if (ol_be_link_builtin(mod, lib) != 0 || diag->nerrors) {
+			diag->module = NULL;
+			return ol_be_msg_fail(&diag->errors, err, "cannot link builtin bitcode");
+		}
+		diag->module = NULL;
+	}
+	snprintf(pipeline, sizeof(pipeline), "default<O%d>", level);
+	options = LLVMCreatePassBuilderOptions();
+	LLVMPassBuilderOptionsSetLoopVectorization(options, level > 1);
+	LLVMPassBuilderOptionsSetSLPVectorization(options, level > 1);
+	e = LLVMRunPasses(mod, pipeline, tm, options);
+	LLVMDisposePassBuilderOptions(options);
+	if (e)
+		return ol_be_fail_llvm_error(err, e, "optimizing with the builtin bitcode");
+	return diag->nerrors ? ol_be_msg_fail(&diag->errors, err,
+					      "errors encountered optimizing with the builtin bitcode")
+			     : 0;
+}
+
 /* CPU targets whose constructors clang would put in .init_array
  * (-fuse-init-array).  GPU back ends lower llvm.global_ctors themselves
  * (AMDGPU into kernels the runtime calls), so the list must stay. */
@@ -477,6 +521,11 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 		phase(req, "Optimize", 1);
 		rc = optimize(mod, tm, req, diag, err);
 		phase(req, "Optimize", 0);
+	}
+	if (rc == 0 && req->nbuiltins && req->mode != OL_LTO_CODEGEN_ONLY) {
+		phase(req, "Link builtin bitcode", 1);
+		rc = link_builtins(mod, tm, req, diag, err);
+		phase(req, "Link builtin bitcode", 0);
 	}
 	if (rc == 0 && req->save_temps_prefix)
 		rc = save_bitcode(mod, req->save_temps_prefix, ".postopt.bc", err);

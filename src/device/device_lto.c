@@ -131,6 +131,10 @@ void ol_group_lto_request(struct ol_group *g, const struct ol_link_context *ctx,
 	req->emit_bitcode = lto->emit_bitcode;
 	req->phase = trace_phase;
 	req->remarks = g->remarks;
+	req->builtins = g->builtins;
+	req->builtin_sizes = g->builtin_sizes;
+	req->builtin_names = g->builtin_names;
+	req->nbuiltins = g->nbuiltins;
 }
 
 void ol_group_lto_request_release(struct ol_lto_request *req)

@@ -213,6 +213,10 @@ static void key_settings(struct ol_cache *c, const struct ol_group *g,
 	 * without it, only those the patterns (in key_args) selected. */
 	ol_key_u64(h, (uint64_t)ctx->cl->device_lto_units);
 	ol_key_u64(h, (uint64_t)g->remarks.all);
+	/* --builtin-bitcode names a file: what decides the link is its bytes. */
+	ol_key_u64(h, g->nbuiltins);
+	for (size_t i = 0; i < g->nbuiltins; i++)
+		ol_key_bytes(h, g->builtins[i], g->builtin_sizes[i]);
 	identify_link(g, ctx, c, h);
 }
 

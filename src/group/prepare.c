@@ -14,6 +14,7 @@
  *     bitcode (--embed-bitcode).  The job runner and the cache key read the
  *     same field, so they cannot disagree on the way a group links;
  *   - the optimization remarks its LTO collects (remark_options.c);
+ *   - the --builtin-bitcode files for its triple, mapped;
  *   - its images' symbols, read here on the main thread, before any job
  *     thread may need them, and their identities (the cache key's way to
  *     hash no image twice).
@@ -144,6 +145,44 @@ static int wants_debug(const struct ol_group *g, const struct ol_cmdline *cl)
 }
 
 /*
+ * --builtin-bitcode=<triple>=<path> (19): the files for the group's triple,
+ * mapped here, on the main thread, for the LTO to link (backend.h).
+ * Returns 0, or -1 after reporting a value without '=' or a file that
+ * cannot be read.
+ */
+static int builtin_bitcode(struct ol_group *g, const struct ol_cmdline *cl)
+{
+	const struct strvec *values = &cl->builtin_bitcode;
+	size_t n = values->nr ? values->nr : 1;
+	int rc = 0;
+
+	g->builtins = ol_arena_alloc(&ol_link_arena, n * sizeof(*g->builtins));
+	g->builtin_sizes = ol_arena_alloc(&ol_link_arena, n * sizeof(*g->builtin_sizes));
+	g->builtin_names = ol_arena_alloc(&ol_link_arena, n * sizeof(*g->builtin_names));
+	for (size_t i = 0; i < values->nr; i++) {
+		const char *value = values->v[i], *eq = strchr(value, '=');
+		struct ol_mapped_file *mf;
+
+		if (!eq || eq == value || !eq[1]) {
+			rc = ol_error("--builtin-bitcode=%s: expected <triple>=<file>", value);
+			continue;
+		}
+		if (strlen(g->triple) != (size_t)(eq - value) ||
+		    strncmp(g->triple, value, (size_t)(eq - value)) != 0)
+			continue;
+		mf = ol_map_file_reported(eq + 1, "builtin bitcode");
+		if (!mf) {
+			rc = -1;
+			continue;
+		}
+		g->builtins[g->nbuiltins] = mf->data;
+		g->builtin_sizes[g->nbuiltins] = mf->size;
+		g->builtin_names[g->nbuiltins++] = eq + 1;
+	}
+	return rc;
+}
+
+/*
  * An image's identity: its file's stat identity, its object's offset in the
  * file and its index there.  The cache remembers the digest of the image's
  * bytes under it, so a relink hashes no image again (24 MiB for a 100-unit,
@@ -183,6 +222,8 @@ int ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
 	g->opt_level = opt_level(g, cl);
 	g->debug = wants_debug(g, cl);
 	rc = ol_group_remark_request(g, cl);
+	if (builtin_bitcode(g, cl) < 0)
+		rc = -1;
 	g->route = OL_ROUTE_FAMILY;
 	if (cl->embed_bitcode)
 		g->route = OL_ROUTE_JIT;
