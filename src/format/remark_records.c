@@ -241,22 +241,32 @@ static void add_location(struct strbuf *sb, const char *file, unsigned line, uns
 	strbuf_addf(sb, ", Line: %u, Column: %u }\n", line, column);
 }
 
+/* "Key:            <value>\n", the value column where LLVM's writer puts it. */
+static void add_field(struct strbuf *sb, const char *indent, const char *key, const char *value)
+{
+	strbuf_addf(sb, "%s%s:%*s", indent, key, (int)(16 - strlen(key)), "");
+	add_quoted(sb, value);
+	strbuf_addch(sb, '\n');
+}
+
+static void add_debug_loc(struct strbuf *sb, const char *indent, const char *file, unsigned line,
+			  unsigned column)
+{
+	if (!*file)
+		return;
+	strbuf_addf(sb, "%sDebugLoc:        ", indent);
+	add_location(sb, file, line, column);
+}
+
 char *ol_remark_yaml(const struct ol_remark *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "--- !%s\nPass:            ", r->kind);
-	add_quoted(&sb, r->pass);
-	strbuf_addstr(&sb, "\nName:            ");
-	add_quoted(&sb, r->name);
-	strbuf_addch(&sb, '\n');
-	if (*r->file) {
-		strbuf_addstr(&sb, "DebugLoc:        ");
-		add_location(&sb, r->file, r->line, r->column);
-	}
-	strbuf_addstr(&sb, "Function:        ");
-	add_quoted(&sb, r->function);
-	strbuf_addch(&sb, '\n');
+	strbuf_addf(&sb, "--- !%s\n", r->kind);
+	add_field(&sb, "", "Pass", r->pass);
+	add_field(&sb, "", "Name", r->name);
+	add_debug_loc(&sb, "", r->file, r->line, r->column);
+	add_field(&sb, "", "Function", r->function);
 	if (r->nargs)
 		strbuf_addstr(&sb, "Args:\n");
 	for (size_t i = 0; i < r->nargs; i++) {
@@ -270,10 +280,7 @@ char *ol_remark_yaml(const struct ol_remark *r)
 		strbuf_addstr(&sb, ": ");
 		add_quoted(&sb, a->value);
 		strbuf_addch(&sb, '\n');
-		if (*a->file) {
-			strbuf_addstr(&sb, "    DebugLoc:        ");
-			add_location(&sb, a->file, a->line, a->column);
-		}
+		add_debug_loc(&sb, "    ", a->file, a->line, a->column);
 	}
 	strbuf_addstr(&sb, "...\n");
 	return strbuf_detach(&sb);
