@@ -50,6 +50,7 @@ struct ol_group {
 	enum ol_link_route route;
 	char *route_reason;            /* OL_ROUTE_CLANG: the argument that needs clang */
 	struct ol_remark_request remarks; /* what its LTO collects (patterns in the link arena) */
+	const char *remarks_file;      /* the YAML records' prefix, or NULL (remark_options.c) */
 	/* --builtin-bitcode files for its triple: views of the mapped files,
 	 * the arrays in the link arena. */
 	const uint8_t **builtins;

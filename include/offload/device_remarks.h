@@ -27,10 +27,9 @@ void ol_remarks_cache_put(struct ol_cache *c, const struct ol_group *g, const ch
 			  const struct ol_buffer *remarks);
 
 /* Prints every group's shown remarks (stderr) and, when write_files is
- * set, writes the YAML files of --remarks-file.  Call when the device links
- * are done.  Returns 0, or -1 after reporting a file that could not be
- * written. */
-int ol_device_report_remarks(const struct ol_groups *groups, const struct ol_link_context *ctx,
-			     int write_files);
+ * set, writes the YAML files a group's remarks_file names.  Call when the
+ * device links are done.  Returns 0, or -1 after reporting a file that
+ * could not be written. */
+int ol_device_report_remarks(const struct ol_groups *groups, int write_files);
 
 #endif

@@ -309,7 +309,7 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 	/* Remarks are the LTO's: shown even when a later step of the link
 	 * failed, as a compiler shows them; the files only for a link that
 	 * succeeded. */
-	if (ol_device_report_remarks(groups, ctx, !failed) < 0)
+	if (ol_device_report_remarks(groups, !failed) < 0)
 		failed = 1;
 	return failed ? -1 : 0;
 }

@@ -173,8 +173,7 @@ static int write_yaml(const struct ol_group *g, const struct ol_remarks *rs, con
 	return rc;
 }
 
-int ol_device_report_remarks(const struct ol_groups *groups, const struct ol_link_context *ctx,
-			     int write_files)
+int ol_device_report_remarks(const struct ol_groups *groups, int write_files)
 {
 	int rc = 0;
 
@@ -195,7 +194,7 @@ int ol_device_report_remarks(const struct ol_groups *groups, const struct ol_lin
 			continue;
 		}
 		print_remarks(g, &rs);
-		if (write_files && ctx->cl->remarks_file && write_yaml(g, &rs, ctx->cl->remarks_file) < 0)
+		if (write_files && g->remarks_file && write_yaml(g, &rs, g->remarks_file) < 0)
 			rc = -1;
 		ol_remarks_release(&rs);
 	}

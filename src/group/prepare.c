@@ -61,12 +61,15 @@ static int honoured(const char *arg)
 	static const char *const prefixes[] = {
 		"-O", "-g", "-save-temps", "--cuda-path=", "-flto-partitions=", "-D", "-U", "-I",
 		"-R", /* remarks: the LTO collects those of -Rpass* (remark_options.c) */
+		"-foptimization-record-file=",
 	};
 	static const char *const exact[] = { "-flto", "-flto=full", "-v", "-fopenmp" };
 
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
 		if (strcmp(arg, exact[i]) == 0)
 			return 1;
+	if (ol_is_records_flag(arg))
+		return 1;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (ol_starts_with(arg, prefixes[i]))
 			return 1;

@@ -11,7 +11,10 @@
  *       the group's triple), and -mllvm -pass-remarks=... there;
  *   -mllvm -pass-remarks=... among the --device-linker values
  *       (-Xoffload-linker);
- *   --remarks-file=<prefix>: every remark, for the YAML files.
+ *   --remarks-file=<prefix>: every remark, for the YAML files;
+ *   --device-compiler=[<triple>=]-fsave-optimization-record[=yaml] (22:
+ *       clang's flag on a link line) the same, the files named after the
+ *       output (-o) unless -foptimization-record-file=<prefix> names them.
  *
  * Patterns of one kind are joined into one alternative ("(a)|(b)"), so
  * that each spelling adds what it names instead of the last one winning.
@@ -86,12 +89,38 @@ static void add_mllvm_values(struct spellings *s, const struct strvec *args, con
 			add_pattern(s, args->v[++i], origin);
 }
 
+int ol_is_records_flag(const char *arg)
+{
+	return !strcmp(arg, "-fsave-optimization-record") ||
+	       !strcmp(arg, "-fsave-optimization-record=yaml");
+}
+
 static const char *take(struct strbuf *sb)
 {
 	const char *s = sb->len ? ol_arena_strdup(&ol_link_arena, strbuf_str(sb)) : NULL;
 
 	strbuf_release(sb);
 	return s;
+}
+
+/* The YAML files' prefix: --remarks-file, or clang's flags among the
+ * group's --device-compiler values; NULL for none. */
+static const char *records_prefix(const struct ol_group *g, const struct ol_cmdline *cl)
+{
+	const char *prefix = cl->remarks_file;
+	int save = prefix != NULL;
+
+	for (size_t i = 0; i < g->compiler_args.nr; i++) {
+		const char *arg = g->compiler_args.v[i];
+
+		if (ol_is_records_flag(arg)) {
+			save = 1;
+		} else if (ol_starts_with(arg, "-foptimization-record-file=")) {
+			save = 1;
+			prefix = arg + strlen("-foptimization-record-file=");
+		}
+	}
+	return save ? (prefix && *prefix ? prefix : cl->output) : NULL;
 }
 
 int ol_group_remark_request(struct ol_group *g, const struct ol_cmdline *cl)
@@ -112,6 +141,7 @@ int ol_group_remark_request(struct ol_group *g, const struct ol_cmdline *cl)
 	g->remarks.passed = take(&s.pattern[PASSED]);
 	g->remarks.missed = take(&s.pattern[MISSED]);
 	g->remarks.analysis = take(&s.pattern[ANALYSIS]);
-	g->remarks.all = cl->remarks_file != NULL;
+	g->remarks_file = records_prefix(g, cl);
+	g->remarks.all = g->remarks_file != NULL;
 	return s.failed ? -1 : 0;
 }
