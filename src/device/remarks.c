@@ -184,7 +184,9 @@ int ol_device_report_remarks(const struct ol_groups *groups, int write_files)
 		uint64_t bad = 0;
 		char image[160];
 
-		if (!ol_remarks_wanted(&g->remarks))
+		/* No records at all: no LTO ran (machine code only, or a
+		 * family's own link), so there is nothing to say or write. */
+		if (!ol_remarks_wanted(&g->remarks) || !g->remark_records.size)
 			continue;
 		image_name(g, image, sizeof(image));
 		if (ol_remarks_decode(g->remark_records.data, g->remark_records.size, &rs, &why,
