@@ -196,7 +196,9 @@ int ol_device_report_remarks(const struct ol_groups *groups, int write_files)
 			continue;
 		}
 		print_remarks(g, &rs);
-		if (write_files && g->remarks_file && write_yaml(g, &rs, g->remarks_file) < 0)
+		/* No records, no file: the same whether the link ran or the
+		 * cache answered. */
+		if (write_files && g->remarks_file && rs.n && write_yaml(g, &rs, g->remarks_file) < 0)
 			rc = -1;
 		ol_remarks_release(&rs);
 	}
