@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "offload/cmdline.h"
 #include "offload/backend.h"
 #include "offload/diag.h"
@@ -88,6 +89,15 @@ struct ol_link_context {
 	struct ol_cache *cache;        /* the device-link cache, or NULL */
 	struct ol_pool *pool;          /* the device stage's threads (pool.h), or NULL */
 };
+
+/* "nvptx64-nvidia-cuda sm_90", or the triple alone for a group without an
+ * arch: how messages, timers and statistics name a group's image.  Inline:
+ * every file of the device stage names images, and none should depend on
+ * another for it. */
+static inline void ol_group_image_name(const struct ol_group *g, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
+}
 
 /* Runs every group's link, in parallel (cl->wrapper_jobs, jobserver).
  * Returns 0, or -1 after every failing job's diagnostics were printed. */

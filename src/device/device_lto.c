@@ -198,7 +198,7 @@ static void warn_nothing_to_partition(const struct ol_group *g, const struct ol_
 	struct ol_stats_partitions stats = { 0 };
 	char image[160];
 
-	snprintf(image, sizeof(image), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
+	ol_group_image_name(g, image, sizeof(image));
 	if (native == g->nimages || lto->emit_bitcode) {
 		stats.why_whole = native == g->nimages ? "no device bitcode (compiled without -foffload-lto)"
 						       : "--embed-bitcode makes one module for the JIT";

@@ -44,7 +44,7 @@ static void run_one(struct ol_group *g, const struct ol_link_context *ctx)
 
 	double started = ol_stats_now_ms();
 
-	snprintf(what, sizeof(what), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
+	ol_group_image_name(g, what, sizeof(what));
 	ol_timer_begin_detail("Link device image", what);
 	ol_diag_capture_begin(&g->diag);
 	int rc = g->route == OL_ROUTE_JIT     ? ol_group_link_for_jit(g, ctx)

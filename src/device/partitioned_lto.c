@@ -340,7 +340,7 @@ static void report_partitions(const struct partition_run *run, size_t built,
 		      *g->arch ? " " : "", g->arch, run->req->opt_level, built, built == 1 ? "" : "s",
 		      (size_t)atomic_load(&run->hits), stats->split_ms, stats->partitions_ms,
 		      times.len ? strbuf_str(&times) : "none");
-	snprintf(image, sizeof(image), "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
+	ol_group_image_name(g, image, sizeof(image));
 	stats->count = built;
 	stats->from_cache = (size_t)atomic_load(&run->hits);
 	stats->ms = ms;

@@ -22,11 +22,6 @@
 
 void ol_group_keep_remarks(struct ol_group *g, struct ol_buffer *more)
 {
-	/* A group that wants remarks has a record even when there are none,
-	 * so that the cache can tell "none" from "not kept". */
-	if (ol_remarks_wanted(&g->remarks) && !g->remark_records.size)
-		ol_remarks_append(&g->remark_records.data, &g->remark_records.size,
-				  (const uint8_t *)OL_REMARKS_MAGIC, OL_REMARKS_MAGIC_LEN);
 	ol_remarks_append(&g->remark_records.data, &g->remark_records.size, more->data,
 			  more->size);
 	free(more->data);
@@ -73,16 +68,12 @@ void ol_remarks_cache_put(struct ol_cache *c, const struct ol_group *g, const ch
 	if (!ol_remarks_wanted(&g->remarks))
 		return;
 	remarks_key(key, derived);
+	/* Stored even when there are none (the format's magic alone), so that
+	 * a later lookup can tell "none" from "not kept". */
 	if (remarks->size)
 		ol_cache_put(c, derived, remarks->data, remarks->size);
 	else
 		ol_cache_put(c, derived, (const uint8_t *)OL_REMARKS_MAGIC, OL_REMARKS_MAGIC_LEN);
-}
-
-/* "nvptx64-nvidia-cuda sm_90", "x86_64-unknown-linux-gnu". */
-static void image_name(const struct ol_group *g, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s%s", g->triple, *g->arch ? " " : "", g->arch);
 }
 
 /* Text from the inputs goes out escaped, as every message does. */
@@ -143,7 +134,7 @@ static void print_remarks(const struct ol_group *g, const struct ol_remarks *rs)
 		strbuf_release(&out);
 		return;
 	}
-	image_name(g, image, sizeof(image));
+	ol_group_image_name(g, image, sizeof(image));
 	ol_note("the device LTO for %s made %zu remark%s:", image, shown, shown == 1 ? "" : "s");
 	ol_diag_write(out.buf, out.len);
 	strbuf_release(&out);
@@ -184,11 +175,9 @@ int ol_device_report_remarks(const struct ol_groups *groups, int write_files)
 		uint64_t bad = 0;
 		char image[160];
 
-		/* No records at all: no LTO ran (machine code only, or a
-		 * family's own link), so there is nothing to say or write. */
-		if (!ol_remarks_wanted(&g->remarks) || !g->remark_records.size)
+		if (!ol_remarks_wanted(&g->remarks))
 			continue;
-		image_name(g, image, sizeof(image));
+		ol_group_image_name(g, image, sizeof(image));
 		if (ol_remarks_decode(g->remark_records.data, g->remark_records.size, &rs, &why,
 				      &bad) < 0) {
 			ol_warn("the remarks of the device LTO for %s are unreadable (%s, at byte "
