@@ -31,6 +31,11 @@ link replaced by /bin/true and the device runtime from
           code object metadata note of <out>.amdgcn.<arch>.img
           (llvm-readobj-22 --notes).
 
+With --baseline BUILD, the reference is full LTO linked by that build (a
+build tree or an install prefix: its bin/offload-link) and "full" among
+--partitions is this build's full LTO: what a change to the device LTO does
+to the kernels, e.g. --baseline ../before --partitions full.
+
 Verdict per kernel: "same" (mode, registers and stack equal), "within 5%"
 (every register count and the stack within 5% of full LTO's), else
 "DIFFERS" (a mode change, a kernel missing from one side, or a register
@@ -412,6 +417,13 @@ def short_kernel(name):
     return m.group(1) if m else name
 
 
+def tool_of(build):
+    tool = os.path.join(os.path.abspath(build), "bin", "offload-link")
+    if not os.access(tool, os.X_OK):
+        sys.exit("kernel_quality: no %s (build first)" % tool)
+    return tool
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", default=os.path.join(REPO, "build"))
@@ -424,11 +436,12 @@ def main():
     parser.add_argument("--heavy-units", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2, help="parallel compiles")
     parser.add_argument("--output", help="markdown file (default: <work>/kernel-quality.md)")
+    parser.add_argument("--baseline", help="a build whose full LTO is the reference "
+                        "(\"full\" among --partitions: this build's)")
     args = parser.parse_args()
 
-    tool = os.path.join(os.path.abspath(args.build), "bin", "offload-link")
-    if not os.access(tool, os.X_OK):
-        sys.exit("kernel_quality: no %s (build first)" % tool)
+    tool = tool_of(args.build)
+    reference_tool = tool_of(args.baseline) if args.baseline else tool
     work = os.path.abspath(args.work or os.path.join(args.build, "kernel-quality"))
     os.makedirs(work, exist_ok=True)
     archs = args.archs.split(",")
@@ -442,13 +455,15 @@ def main():
     for name, inputs, flags in programs(args, archs, work):
         base = os.path.join(work, "links", re.sub(r"[^\w.-]+", "-", name))
         print("linking %s: full LTO" % name, flush=True)
-        full_dir = os.path.join(base, "full")
-        full = collect(full_dir, link(args, tool, name, inputs, flags, None, full_dir), archs)
+        full_dir = os.path.join(base, "baseline-full" if args.baseline else "full")
+        full = collect(full_dir, link(args, reference_tool, name, inputs, flags, None, full_dir),
+                       archs)
         tally = {"kernels": 0, "same": 0, "within 5%": 0, "DIFFERS": 0}
         for mode in modes:
             print("linking %s: --device-lto=%s" % (name, mode), flush=True)
             part_dir = os.path.join(base, mode.replace(":", "-"))
-            part = collect(part_dir, link(args, tool, name, inputs, flags, mode, part_dir), archs)
+            part = collect(part_dir, link(args, tool, name, inputs, flags,
+                                          None if mode == "full" else mode, part_dir), archs)
             kernels = sorted(set(full) | set(part),
                              key=lambda k: (archs.index(k[0]), k[1]))
             shorts = [short_kernel(k) for _, k in kernels]
@@ -483,6 +498,9 @@ def main():
     header = ("Registers: NVPTX as nvlink reports them; AMDGPU sgpr/vgpr(/agpr). Stack and "
               "shared memory in bytes. %s, %s, partitioned modes %s, %s."
               % (", ".join(archs), CLANG, ", ".join(modes), datetime.date.today().isoformat()))
+    if args.baseline:
+        header += (" Reference (\"full\" column): full LTO of %s; compared: %s's."
+                   % (args.baseline, args.build))
     # The same table with the kernels of a program that got the same numbers
     # in one row (the heavy program's 100 kernels come in a few groups).
     groups = {}

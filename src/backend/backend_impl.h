@@ -102,6 +102,34 @@ void ol_be_remarks_attach(LLVMContextRef ctx, void (*forward)(LLVMDiagnosticInfo
 			  void *forward_arg, const struct ol_remark_request *want,
 			  struct ol_buffer *sink);
 
+/* --- what the optimizer must keep (compiler_used.c, table_guard.c) ------- */
+
+/* Adds `values` to mod's llvm.compiler.used after what it lists: each once,
+ * cast to the list's generic pointer when in another address space; an
+ * unnamed global cannot be listed and is left out.  0, or -1 when out of
+ * memory. */
+int ol_be_compiler_used_add(LLVMModuleRef mod, const LLVMValueRef *values, size_t n);
+/* Takes `values` off mod's llvm.compiler.used.  0, or -1 when out of
+ * memory. */
+int ol_be_compiler_used_remove(LLVMModuleRef mod, const LLVMValueRef *values, size_t n);
+
+/* The tables LLVM's Attributor would misread (table_guard.c says which and
+ * why), by name: listed in llvm.compiler.used while an OpenMP device module
+ * is optimized.  Zero-initialized; ol_be_guard_free releases it. */
+struct ol_be_table_guard {
+	char **names;
+	size_t count, capacity;
+};
+/* Before a pipeline that runs OpenMPOpt (req->opt_level > 0): lists the
+ * module's tables not listed yet.  0, or -1 when out of memory. */
+int ol_be_guard_tables(LLVMModuleRef mod, const struct ol_lto_request *req,
+		       struct ol_be_table_guard *guard);
+/* After the optimization: the listed tables nothing reads are taken off the
+ * list and deleted; the others stay listed.  0, or -1 with *err. */
+int ol_be_guard_release(LLVMModuleRef mod, LLVMTargetMachineRef tm,
+			struct ol_be_table_guard *guard, char **err);
+void ol_be_guard_free(struct ol_be_table_guard *guard);
+
 /* --- targets and code generation (codegen.c) ----------------------------- */
 
 /* Registers every target built into libLLVM, once per process. */
@@ -198,14 +226,14 @@ struct ol_be_entry_array {
 	LLVMValueRef begin, end;        /* __start_<sec> / __stop_<sec> */
 };
 /* getOffloadEntryArray() of the flavor: the bracketing globals of section
- * `section` and, on ELF, the dummy that forces the linker to define them. */
-void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
+ * `section` and, on ELF, the dummy that forces the linker to define them.
+ * 0, or -1 when out of memory. */
+int ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
 		       const char *dummy_name_16, struct ol_be_entry_array *out);
-/* appendToGlobalCtors / appendToGlobalDtors / appendToCompilerUsed for a
- * module that has none yet. */
+/* appendToGlobalCtors / appendToGlobalDtors for a module that has none
+ * yet. */
 void ol_be_append_structor(LLVMModuleRef mod, const char *array_name, LLVMValueRef fn,
 			   unsigned priority);
-void ol_be_append_compiler_used(LLVMModuleRef mod, LLVMValueRef gv);
 /* getOrInsertFunction(): the declaration `name` of type `fn_type`. */
 LLVMValueRef ol_be_get_function(LLVMModuleRef mod, const char *name, LLVMTypeRef fn_type);
 /* An internal function with section ".text.startup", as every wrapper

@@ -418,7 +418,8 @@ static int optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm,
  * internal (builtin_bitcode.cpp), then the module optimized again, as
  * upstream 19's device clang does with -mlink-builtin-bitcode at -O<n>. */
 static int link_builtins(LLVMModuleRef mod, LLVMTargetMachineRef tm,
-			 const struct ol_lto_request *req, struct ol_be_diag *diag, char **err)
+			 const struct ol_lto_request *req, struct ol_be_diag *diag,
+			 struct ol_be_table_guard *guard, char **err)
 {
 	char pipeline[16];
 	LLVMPassBuilderOptionsRef options;
@@ -438,6 +439,9 @@ static int link_builtins(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 		}
 		diag->module = NULL;
 	}
+	/* The libraries' tables meet the same Attributor in this pipeline. */
+	if (ol_be_guard_tables(mod, req, guard) != 0)
+		return ol_be_fail(err, "out of memory");
 	snprintf(pipeline, sizeof(pipeline), "default<O%d>", level);
 	options = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(options, level > 1);
@@ -491,6 +495,7 @@ int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char
 static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 		      const struct ol_lto_request *req, struct ol_buffer *out, char **err)
 {
+	struct ol_be_table_guard guard = {0};
 	LLVMTargetMachineRef tm;
 	char *cpu;
 	int rc = 0;
@@ -518,15 +523,21 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 		LLVMDisposeTargetData(layout);
 	}
 	if (req->mode != OL_LTO_CODEGEN_ONLY) {
+		if (ol_be_guard_tables(mod, req, &guard) != 0)
+			rc = ol_be_fail(err, "out of memory");
 		phase(req, "Optimize", 1);
-		rc = optimize(mod, tm, req, diag, err);
+		if (rc == 0)
+			rc = optimize(mod, tm, req, diag, err);
 		phase(req, "Optimize", 0);
 	}
 	if (rc == 0 && req->nbuiltins && req->mode != OL_LTO_CODEGEN_ONLY) {
 		phase(req, "Link builtin bitcode", 1);
-		rc = link_builtins(mod, tm, req, diag, err);
+		rc = link_builtins(mod, tm, req, diag, &guard, err);
 		phase(req, "Link builtin bitcode", 0);
 	}
+	if (rc == 0)
+		rc = ol_be_guard_release(mod, tm, &guard, err);
+	ol_be_guard_free(&guard);
 	if (rc == 0 && req->save_temps_prefix)
 		rc = save_bitcode(mod, req->save_temps_prefix, ".postopt.bc", err);
 	if (rc == 0 && req->emit_bitcode) {

@@ -25,8 +25,7 @@
  *           instead: the Attributor reads a copy, not an import.
  *
  * A partition must see a global as used wherever full LTO does: what
- * something it lacks lets out, and every constant table, joins its
- * llvm.compiler.used (mark_kept).
+ * something it lacks lets out joins its llvm.compiler.used (mark_kept).
  *
  * Shared memory is per block and a kernel's block is laid out from what its
  * own partition holds, so every function that touches an LDS variable runs
@@ -805,13 +804,6 @@ static int write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buff
 	return ol_be_write_bitcode(mod, out, err);
 }
 
-/* An array the program cannot write (shared memory excepted). */
-static int is_constant_table(const struct node *n)
-{
-	return !n->is_function && !n->is_alias && LLVMIsGlobalConstant(n->gv) && !is_lds(n->gv) &&
-	       LLVMGetTypeKind(LLVMGlobalGetValueType(n->gv)) == LLVMArrayTypeKind;
-}
-
 /* Whether a global held here is the one full LTO has, as far as its
  * escapes go: an owned global (defined here or imported), or a private
  * copy of a constant, whose contents the optimizer reads as full LTO reads
@@ -830,12 +822,13 @@ static int mirrors_escapes(const struct node *n, unsigned char presence)
 
 /*
  * What must join the partition's llvm.compiler.used, in s->keep: private
- * copies of exported functions, constant tables, and every global it holds
- * whose address full LTO sees let out by something this partition lacks (an llvm.used list, a table in
- * another partition, a function there).  The optimizer must not find fewer
- * uses of a global here than in the merged module: LLVM 19's Attributor, for
- * one, folds a load from a constant table it believes no one else can see
- * to the wrong element, which in full LTO the table's escape prevents.
+ * copies of exported functions, and every global it holds whose address
+ * full LTO sees let out by something this partition lacks (an llvm.used
+ * list, a table in another partition, a function there).  The optimizer
+ * must not find fewer uses of a global here than in the merged module:
+ * LLVM's Attributor, for one, folds a load from a table it believes no one
+ * else can see to the wrong element (clang's `.NAMES.ref` of a `declare
+ * target` table prevents that in full LTO).
  */
 static size_t mark_kept(struct splitter *s)
 {
@@ -849,15 +842,8 @@ static size_t mark_kept(struct splitter *s)
 		if (s->presence[i] == PRIVATE_COPY && s->nodes[i].is_function && !s->nodes[i].promote &&
 		    !is_local(LLVMGetLinkage(s->nodes[i].gv)))
 			s->keep[i] = 1;
-	/* A constant table a partition holds is kept as escaping: LLVM 19's
-	 * Attributor folds a load at a variable index of a table it believes
-	 * it sees every use of to one element, and which call sites of the
-	 * function reading it a partition holds decides whether it tries
-	 * (full LTO, with every caller, was right where a partition was not).
-	 * Loads at constant indices still fold from the initializer. */
-	for (size_t i = 0; i < s->nnodes; i++)
-		if (holds_body(s->presence[i]) && is_constant_table(&s->nodes[i]))
-			s->keep[i] = 1;
+	/* Tables are guarded when each partition is optimized, as the whole
+	 * module is (table_guard.c). */
 	for (size_t i = 0; i < s->nnodes; i++) {
 		const struct node *from = &s->nodes[i];
 
@@ -871,15 +857,8 @@ static size_t mark_kept(struct splitter *s)
 				s->keep[to] = 1;
 		}
 	}
-	/* The verifier wants every member of llvm.compiler.used named; an
-	 * unnamed global (a private constant clang made) cannot be listed. */
-	for (size_t i = 0; i < s->nnodes; i++) {
-		size_t len = 0;
-
-		if (s->keep[i] && (LLVMGetValueName2(s->nodes[i].gv, &len), len == 0))
-			s->keep[i] = 0;
+	for (size_t i = 0; i < s->nnodes; i++)
 		kept += s->keep[i];
-	}
 	return kept;
 }
 
@@ -887,44 +866,21 @@ static size_t mark_kept(struct splitter *s)
  * lists already.  Returns 0, or -1 when out of memory. */
 static int extend_compiler_used(struct splitter *s, LLVMModuleRef part, const LLVMValueRef *values)
 {
-	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(part), 0);
-	LLVMValueRef old = LLVMGetNamedGlobal(part, "llvm.compiler.used");
-	LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL, array, *kept;
-	unsigned n = 0, nold = init && LLVMIsAConstantArray(init) ? (unsigned)LLVMGetNumOperands(init) : 0;
-	size_t additions = mark_kept(s);
+	LLVMValueRef *kept;
+	size_t n = 0;
+	int rc;
 
-	if (additions == 0)
+	if (mark_kept(s) == 0)
 		return 0;
-	kept = malloc((additions + nold) * sizeof(*kept));
+	kept = malloc(s->nnodes * sizeof(*kept));
 	if (!kept)
 		return -1;
-	for (unsigned k = 0; k < nold; k++)
-		kept[n++] = LLVMGetOperand(init, k);
-	for (size_t i = 0; i < s->nnodes; i++) {
-		int listed = 0;
-
-		if (!s->keep[i])
-			continue;
-		for (unsigned k = 0; k < nold && !listed; k++)
-			listed = kept[k] == values[i] ||
-				 (LLVMIsAConstantExpr(kept[k]) && LLVMGetOperand(kept[k], 0) == values[i]);
-		/* The list is of generic pointers: a global in another
-		 * address space (GPU shared or global memory) is cast. */
-		if (!listed)
-			kept[n++] = LLVMTypeOf(values[i]) == ptr
-					    ? values[i]
-					    : LLVMConstAddrSpaceCast(values[i], ptr);
-	}
-	if (old) {
-		LLVMSetValueName2(old, "", 0);
-		LLVMDeleteGlobal(old);
-	}
-	array = LLVMAddGlobal(part, LLVMArrayType2(ptr, n), "llvm.compiler.used");
-	LLVMSetInitializer(array, LLVMConstArray2(ptr, kept, n));
-	LLVMSetLinkage(array, LLVMAppendingLinkage);
-	LLVMSetSection(array, "llvm.metadata");
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->keep[i])
+			kept[n++] = values[i];
+	rc = ol_be_compiler_used_add(part, kept, n);
 	free(kept);
-	return 0;
+	return rc;
 }
 
 static int write_partition(struct splitter *s, unsigned p, struct ol_buffer *out,

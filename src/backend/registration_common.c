@@ -115,7 +115,7 @@ static const char *join(char buf[OL_BE_NAME_MAX], const char *a, const char *b)
 	return buf;
 }
 
-void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
+int ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
 		       const char *dummy_name_16, struct ol_be_entry_array *out)
 {
 	enum ol_be_objfmt format = ol_be_object_format(LLVMGetTarget(mod));
@@ -136,7 +136,7 @@ void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
 		LLVMSetInitializer(dummy, LLVMConstNull(array_type));
 		LLVMSetSection(dummy, section);
 		LLVMSetVisibility(dummy, LLVMHiddenVisibility);
-		return;
+		return 0;
 	}
 
 	out->begin = add_hidden_external(mod, array_type, join(name, "__start_", section));
@@ -159,7 +159,8 @@ void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
 		LLVMSetSection(dummy, section);
 		if (flavor >= 22)
 			LLVMSetAlignment(dummy, 8);
-		ol_be_append_compiler_used(mod, dummy);
+		if (ol_be_compiler_used_add(mod, &dummy, 1) != 0)
+			return -1;
 	} else {
 		char *begin_section = concat(section, "$OA");
 		char *end_section = concat(section, "$OZ");
@@ -173,6 +174,7 @@ void ol_be_entry_array(LLVMModuleRef mod, int flavor, const char *section,
 		free(begin_section);
 		free(end_section);
 	}
+	return 0;
 }
 
 static int is_nvptx(const char *triple)
@@ -252,16 +254,6 @@ void ol_be_append_structor(LLVMModuleRef mod, const char *array_name, LLVMValueR
 
 	LLVMSetLinkage(gv, LLVMAppendingLinkage);
 	LLVMSetInitializer(gv, LLVMConstArray2(elem, &entry, 1));
-}
-
-void ol_be_append_compiler_used(LLVMModuleRef mod, LLVMValueRef used)
-{
-	LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetModuleContext(mod), 0);
-	LLVMValueRef gv = LLVMAddGlobal(mod, LLVMArrayType2(ptr, 1), "llvm.compiler.used");
-
-	LLVMSetLinkage(gv, LLVMAppendingLinkage);
-	LLVMSetInitializer(gv, LLVMConstArray2(ptr, &used, 1));
-	LLVMSetSection(gv, "llvm.metadata");
 }
 
 LLVMValueRef ol_be_get_function(LLVMModuleRef mod, const char *name, LLVMTypeRef fn_type)

@@ -441,7 +441,8 @@ int ol_be_wrap_cuda_hip(LLVMModuleRef mod, const struct ol_wrap_request *req, ch
 		/* 19/22: the caller made the entry array before wrapping. */
 		section = m.flavor >= 22 ? "llvm_offload_entries"
 			  : m.hip ? "hip_offloading_entries" : "cuda_offloading_entries";
-		ol_be_entry_array(mod, m.flavor, section, NULL, &entries);
+		if (ol_be_entry_array(mod, m.flavor, section, NULL, &entries) != 0)
+			return ol_be_fail(err, "out of memory");
 	}
 	wrapper = add_fatbin_wrapper(&m, req->images[0], req->sizes[0], err);
 	if (!wrapper)

@@ -326,7 +326,8 @@ int ol_be_wrap_openmp(LLVMModuleRef mod, const struct ol_wrap_request *req, char
 	struct ol_be_entry_array entries;
 	LLVMValueRef desc, *infos = NULL;
 
-	ol_be_entry_array(mod, entries_flavor, section->name, section->dummy16, &entries);
+	if (ol_be_entry_array(mod, entries_flavor, section->name, section->dummy16, &entries) != 0)
+		return ol_be_fail(err, "out of memory");
 	desc = add_descriptor(mod, req, &entries, err);
 	if (!desc)
 		return -1;

@@ -54,7 +54,8 @@ static inline void scratch_close(void)
 	run_tool(argv, NULL);
 }
 
-/* The whole file, malloc'd (one spare byte so an empty file is not NULL). */
+/* The whole file, malloc'd, with a NUL after it (so an empty file is not
+ * NULL, and a text file is a string). */
 static inline uint8_t *read_whole(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "rb");
@@ -67,6 +68,7 @@ static inline uint8_t *read_whole(const char *path, size_t *size)
 	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
 		data = malloc((size_t)n + 1);
 		if (data && fread(data, 1, (size_t)n, f) == (size_t)n) {
+			data[n] = 0;
 			*size = (size_t)n;
 		} else {
 			free(data);
