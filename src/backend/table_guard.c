@@ -155,27 +155,36 @@ static LLVMValueRef *guarded_globals(LLVMModuleRef mod, const struct ol_be_table
 int ol_be_guard_tables(LLVMModuleRef mod, const struct ol_lto_request *req,
 		       struct ol_be_table_guard *guard)
 {
-	size_t first = guard->count, n;
-	LLVMValueRef *tables;
-	int rc;
+	LLVMValueRef *tables = NULL;
+	size_t n = 0, capacity = 0;
+	int rc = 0;
 
 	/* Only the optimizing pipelines run OpenMPOpt. */
 	if (!OL_BE_TABLE_GUARD || req->opt_level <= 0 || !is_openmp_device(mod))
 		return 0;
-	for (LLVMValueRef gv = LLVMGetFirstGlobal(mod); gv; gv = LLVMGetNextGlobal(gv)) {
+	for (LLVMValueRef gv = LLVMGetFirstGlobal(mod); gv && rc == 0; gv = LLVMGetNextGlobal(gv)) {
 		if (!needs_guard(gv))
 			continue;
+		if (n == capacity) {
+			size_t grown = capacity ? 2 * capacity : 64;
+			LLVMValueRef *more = realloc(tables, grown * sizeof(*tables));
+
+			if (!more) {
+				rc = -1;
+				break;
+			}
+			tables = more;
+			capacity = grown;
+		}
 		/* A list member must have a name; an unnamed private
 		 * constant gets one (it names no symbol). */
 		if (!has_name(gv))
 			LLVMSetValueName2(gv, ".ol.table", 9);
-		if (remember(guard, gv) != 0)
-			return -1;
+		tables[n++] = gv;
+		rc = remember(guard, gv);
 	}
-	tables = guarded_globals(mod, guard, &n);
-	if (!tables)
-		return -1;
-	rc = ol_be_compiler_used_add(mod, tables + first, n - first);
+	if (rc == 0)
+		rc = ol_be_compiler_used_add(mod, tables, n);
 	free(tables);
 	return rc;
 }
