@@ -29,7 +29,10 @@ link replaced by /bin/true and the device runtime from
           .private_segment_fixed_size (stack; "+dyn" with
           .uses_dynamic_stack) and .group_segment_fixed_size (LDS) from the
           code object metadata note of <out>.amdgcn.<arch>.img
-          (llvm-readobj-22 --notes).
+          (llvm-readobj-22 --notes), and the occupancy (waves per SIMD)
+          LLVM's AMDGPU code generator computes for the kernel from all of
+          them, as its kernel-resource-usage remark says it (the links run
+          with --pass-remarks-analysis=kernel-resource-usage).
 
 With --baseline BUILD, the reference is full LTO linked by that build (a
 build tree or an install prefix: its bin/offload-link) and "full" among
@@ -39,8 +42,9 @@ to the kernels, e.g. --baseline ../before --partitions full.
 Verdict per kernel: "same" (mode, registers and stack equal), "within 5%"
 (every register count and the stack within 5% of full LTO's), else
 "DIFFERS" (a mode change, a kernel missing from one side, or a register
-count or stack more than 5% away; from 0, any change).  Shared memory is
-shown and counted in the summary but does not decide the verdict.  Prints
+count or stack more than 5% away; from 0, any change).  Shared memory and
+occupancy are shown and counted in the summary but do not decide the
+verdict: the occupancy says whether a register difference costs waves.  Prints
 the markdown table, a summary line and the table again with the kernels of
 a program that got the same numbers in one row, writes them to --output, and exits
 1 if any kernel DIFFERS.
@@ -316,11 +320,28 @@ def amdgpu_resources(image):
     return out
 
 
+def amdgpu_occupancy(log, arch):
+    """{kernel: waves per SIMD} from the kernel-resource-usage remarks the
+    device LTO of arch printed (under "the device LTO for <triple> <arch>
+    made N remarks:")."""
+    out, in_arch = {}, False
+    for line in log.splitlines():
+        m = re.search(r"note: the device LTO for \S+ (\S+) made \d+ remarks?:", line)
+        if m:
+            in_arch = m.group(1) == arch
+            continue
+        m = re.match(r"(\S+): remark:\s+Occupancy \[waves/SIMD\]: (\d+)", line)
+        if m and in_arch:
+            out[m.group(1)] = int(m.group(2))
+    return out
+
+
 def link(args, tool, name, inputs, flags, mode, where):
     shutil.rmtree(where, ignore_errors=True)
     os.makedirs(where)
     cmd = [tool, "--host-triple=x86_64-unknown-linux-gnu", "--cuda-path=" + CUDA,
-           "--linker-path=/bin/true", "--save-temps", "--wrapper-verbose", "--no-cache"]
+           "--linker-path=/bin/true", "--save-temps", "--wrapper-verbose", "--no-cache",
+           "--pass-remarks-analysis=kernel-resource-usage"]
     if mode:
         cmd.append("--device-lto=" + mode)
     cmd += flags + inputs + RUNTIME + ["-o", "app"]
@@ -340,20 +361,22 @@ TRIPLES = {"sm": "nvptx64-nvidia-cuda", "gfx": "amdgcn-amd-amdhsa"}
 
 
 def collect(where, log, archs):
-    """{(arch, kernel): {"mode":, "regs":, "stack":, "shared":, "dyn":}}"""
+    """{(arch, kernel): {"mode":, "regs":, "stack":, "shared":, "dyn":, "occupancy":}}"""
     out = {}
     for arch in archs:
         triple = TRIPLES["sm" if arch.startswith("sm_") else "gfx"]
         if arch.startswith("sm_"):
-            res = nvlink_resources(log, arch)
+            res, occupancy = nvlink_resources(log, arch), {}
         else:
             image = os.path.join(where, "app.amdgcn.%s.img" % arch)
             res = amdgpu_resources(image) if os.path.exists(image) else {}
+            occupancy = amdgpu_occupancy(log, arch)
         modes = kernel_modes(where, "app", triple, arch)
         for kernel in set(res) | set(modes):
             entry = dict(res.get(kernel, {"regs": None, "stack": None, "shared": None,
                                           "dyn": False}))
             entry["mode"] = modes.get(kernel)
+            entry["occupancy"] = occupancy.get(kernel)
             out[(arch, kernel)] = entry
     return out
 
@@ -412,6 +435,10 @@ def shared_text(e):
     return "-" if e is None or e["shared"] is None else str(e["shared"])
 
 
+def occupancy_text(e):
+    return "-" if e is None or e.get("occupancy") is None else str(e["occupancy"])
+
+
 def short_kernel(name):
     m = re.match(r"__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)$", name)
     return m.group(1) if m else name
@@ -451,6 +478,7 @@ def main():
         sys.exit("kernel_quality: no %s/bin/nvlink" % CUDA)
 
     rows, counts = [], {"kernels": 0, "same": 0, "within 5%": 0, "DIFFERS": 0, "shared": 0}
+    occupancy = {"same": 0, "higher": 0, "lower": 0}
     per_program = []
     for name, inputs, flags in programs(args, archs, work):
         base = os.path.join(work, "links", re.sub(r"[^\w.-]+", "-", name))
@@ -478,25 +506,32 @@ def main():
                              "%s / %s" % (regs_text(a), regs_text(b)),
                              "%s / %s" % (stack_text(a), stack_text(b)),
                              "%s / %s" % (shared_text(a), shared_text(b)),
+                             "%s / %s" % (occupancy_text(a), occupancy_text(b)),
                              v + (" (%s)" % why if why else "")))
                 counts["kernels"] += 1
                 counts[v] += 1
                 counts["shared"] += bool(shared_diff)
+                if a and b and a["occupancy"] is not None and b["occupancy"] is not None:
+                    occupancy["same" if a["occupancy"] == b["occupancy"] else
+                              "higher" if b["occupancy"] > a["occupancy"] else "lower"] += 1
                 tally["kernels"] += 1
                 tally[v] += 1
         per_program.append((name, tally))
 
     lines = ["| program | kernel | target | partitioned | mode full / part | regs full / part "
-             "| stack full / part | shared full / part | verdict |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| stack full / part | shared full / part | occupancy full / part | verdict |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append("| " + " | ".join(r) + " |")
     summary = ("%d kernels (kernel x target x partitioned mode): %d same, %d within 5%% "
-               "(%d same or within 5%%), %d differ; shared memory differs for %d"
+               "(%d same or within 5%%), %d differ; shared memory differs for %d; "
+               "AMDGPU occupancy partitioned: %d the same, %d higher, %d lower"
                % (counts["kernels"], counts["same"], counts["within 5%"],
-                  counts["same"] + counts["within 5%"], counts["DIFFERS"], counts["shared"]))
+                  counts["same"] + counts["within 5%"], counts["DIFFERS"], counts["shared"],
+                  occupancy["same"], occupancy["higher"], occupancy["lower"]))
     header = ("Registers: NVPTX as nvlink reports them; AMDGPU sgpr/vgpr(/agpr). Stack and "
-              "shared memory in bytes. %s, %s, partitioned modes %s, %s."
+              "shared memory in bytes. Occupancy: AMDGPU waves per SIMD as LLVM computes it "
+              "(NVPTX: -). %s, %s, partitioned modes %s, %s."
               % (", ".join(archs), CLANG, ", ".join(modes), datetime.date.today().isoformat()))
     if args.baseline:
         header += (" Reference (\"full\" column): full LTO of %s; compared: %s's."
@@ -507,8 +542,8 @@ def main():
     for r in rows:
         groups.setdefault((r[0],) + r[2:], []).append(r[1])
     grouped = ["| program | kernels | target | partitioned | mode full / part | regs full / part "
-               "| stack full / part | shared full / part | verdict |",
-               "|---|---|---|---|---|---|---|---|---|"]
+               "| stack full / part | shared full / part | occupancy full / part | verdict |",
+               "|---|---|---|---|---|---|---|---|---|---|"]
     for key, names in groups.items():
         shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
         grouped.append("| %s | %d: %s | %s |" % (key[0], len(names), shown, " | ".join(key[1:])))

@@ -43,7 +43,11 @@ What it was: LLVM's Attributor folding table reads in the device LTO, which
 offload-link now prevents (docs/design.md, "Tables and LLVM's Attributor");
 what is left is clang 19's own compile of a unit under -O2 -g, whose
 bitcode already calls the wrong entry of a function table (every mode, and
-upstream's wrapper, print the same).  Exit status 77 (ctest's
+upstream's wrapper, print the same).  Each FULL-LTO-WRONG program is built
+once more with -mllvm -openmp-opt-disable on every compile (the link
+unchanged, full LTO): the finding says whether that build prints the host's
+output (the compile got it wrong) or not (the link did), and the summary
+counts both.  Exit status 77 (ctest's
 SKIP_RETURN_CODE) when clang-19 or libomptarget 19 is not installed.
 """
 
@@ -919,12 +923,12 @@ class Tools:
         self.ar = shutil.which("llvm-ar-19") or shutil.which("ar")
 
 
-def compile_cmd(tools, prog, u):
+def compile_cmd(tools, prog, u, extra=()):
     cmd = [tools.clangxx if u.lang == "cxx" else tools.clang, "-fopenmp",
            "-fopenmp-targets=" + TARGET, "-foffload-lto", "-O%d" % u.opt]
     if u.debug:
         cmd.append("-g")
-    return cmd + ["-c", u.source, "-o", u.obj]
+    return cmd + list(extra) + ["-c", u.source, "-o", u.obj]
 
 
 def link_cmd(tools, prog, mode, out):
@@ -1056,6 +1060,7 @@ class Fuzzer:
         self.links = 0
         self.differences = 0
         self.full_wrong = 0
+        self.compile_wrong = 0
         self.invalid = 0
         self.reported = 0
         self.findings_dir = os.path.join(args.work, "findings")
@@ -1148,10 +1153,12 @@ class Fuzzer:
             details += "\n== host (-O0, no offloading): %s" % truth
             wrong_alike = [m for m in diffs if not right_where_it_differs(results[m][0], ref, truth)]
             if not wrong_alike:
+                blame = self.blame(prog, directory, env, truth)
                 self.finish(prog, directory, "FULL-LTO-WRONG", "%s differs from the host build: %s /// "
-                            "host: %s; %s" % (ref_mode, *self.first_difference(ref, truth),
-                                              ", ".join(m for m in args.modes[1:]
-                                                        if results[m][0] == truth) + " right"),
+                            "host: %s; %s; %s" % (ref_mode, *self.first_difference(ref, truth),
+                                                  ", ".join(m for m in args.modes[1:]
+                                                            if results[m][0] == truth) + " right",
+                                                  blame),
                             details)
                 return
             diffs = wrong_alike
@@ -1178,6 +1185,34 @@ class Fuzzer:
                 return ("line %d '%s' (whole: %s)" % (i + 1, x, one_line(a, 400)),
                         "line %d '%s' (whole: %s)" % (i + 1, y, one_line(b, 400)))
         return one_line(a), one_line(b)
+
+    def blame(self, prog, directory, env, truth):
+        """Whose the wrong full-LTO output is: the program compiled with
+        the compile's OpenMPOpt off and linked as before (full LTO, whose
+        own OpenMPOpt still runs).  Right then: the compile's."""
+        args, tools = self.args, self.tools
+        where = os.path.join(directory, "compile-check")
+        os.makedirs(where, exist_ok=True)
+        for name in os.listdir(directory):
+            if name == "fz.h" or re.fullmatch(r"u\d+\.(c|cpp)", name):
+                shutil.copy(os.path.join(directory, name), where)
+        steps = [compile_cmd(tools, prog, u, ("-mllvm", "-openmp-opt-disable")) for u in prog.units]
+        if any(u.archived for u in prog.units):
+            steps.append(ar_cmd(tools, prog))
+        steps.append(link_cmd(tools, prog, "full", "prog-full"))
+        for cmd in steps:
+            if run(cmd, where, env, args.timeout)[0] != 0:
+                return "not built with the compile's OpenMPOpt off"
+        tmpdir = short_tmpdir()
+        try:
+            rc, out, _ = run(["./prog-full"], where, run_env(tools, tmpdir), args.run_timeout)
+        finally:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+        if "exit %s\n%s" % (rc, out) == truth:
+            with self.lock:
+                self.compile_wrong += 1
+            return "the compile's: right when compiled with -mllvm -openmp-opt-disable"
+        return "the link's: still wrong when compiled with -mllvm -openmp-opt-disable"
 
     def host_output(self, prog, directory, env):
         """The program built for the host alone, its output as an
@@ -1345,8 +1380,9 @@ def main():
     print("%d programs, %d links, %d differences" % (fuzzer.programs, fuzzer.links,
                                                      fuzzer.differences)
           + ("; %d where full LTO (the reference) differs from the host build and no "
-             "partitioned mode is wrong where it is right (FULL-LTO-WRONG)"
-             % fuzzer.full_wrong if fuzzer.full_wrong else ""))
+             "partitioned mode is wrong where it is right (FULL-LTO-WRONG), %d of them "
+             "right when compiled with -mllvm -openmp-opt-disable"
+             % (fuzzer.full_wrong, fuzzer.compile_wrong) if fuzzer.full_wrong else ""))
     return 1 if fuzzer.differences or fuzzer.invalid else 0
 
 
