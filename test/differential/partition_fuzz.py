@@ -41,7 +41,7 @@ host's line), the device code is wrong before the partitions are made,
 which is kept as FULL-LTO-WRONG and counted apart, not as a difference.
 What it was: LLVM's Attributor folding table reads in the device LTO, which
 offload-link now prevents (docs/design.md, "Tables and LLVM's Attributor");
-what is left is clang 19's own compile of a unit under -O2 -g, whose
+what is left is clang 19's own compile of a unit under -g, whose
 bitcode already calls the wrong entry of a function table (every mode, and
 upstream's wrapper, print the same).  Each FULL-LTO-WRONG program is built
 once more with -mllvm -openmp-opt-disable on every compile (the link
