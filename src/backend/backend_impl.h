@@ -66,6 +66,11 @@ int ol_be_fail_llvm_error(char **err, LLVMErrorRef e, const char *what);
 
 char *ol_be_strdup(const char *s);
 char *ol_be_strndup(const char *s, size_t n);
+/* Room for element `count` of an array of *capacity elements of `size`
+ * bytes: the array itself when there is room, else a larger one (double,
+ * or `first` elements to begin), *capacity updated.  NULL when out of
+ * memory, the array and *capacity as they were. */
+void *ol_be_grow(void *array, size_t *capacity, size_t count, size_t size, size_t first);
 
 /* The program name used for warnings LLVM reports (set by init). */
 const char *ol_be_progname(void);

@@ -61,15 +61,10 @@ static int add_symbol(struct symbol_list *list, LLVMValueRef gv)
 		return 0;
 	if (len >= 5 && memcmp(name, "llvm.", 5) == 0)
 		return 0;
-	if (list->count == list->capacity) {
-		size_t capacity = list->capacity ? list->capacity * 2 : 32;
-		struct ol_bc_symbol *grown = realloc(list->items, capacity * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		list->items = grown;
-		list->capacity = capacity;
-	}
+	sym = ol_be_grow(list->items, &list->capacity, list->count, sizeof(*sym), 32);
+	if (!sym)
+		return -1;
+	list->items = sym;
 	sym = &list->items[list->count];
 	sym->name = ol_be_strndup(name, len);
 	if (!sym->name)

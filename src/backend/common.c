@@ -61,6 +61,20 @@ OL_BE_PRINTF(1, 0) static char *vformat(const char *fmt, va_list ap)
 	return text;
 }
 
+void *ol_be_grow(void *array, size_t *capacity, size_t count, size_t size, size_t first)
+{
+	size_t grown;
+	void *more;
+
+	if (count < *capacity)
+		return array;
+	grown = *capacity ? 2 * *capacity : first;
+	more = realloc(array, grown * size);
+	if (more)
+		*capacity = grown;
+	return more;
+}
+
 void ol_be_msg_addf(struct ol_be_msg *msg, const char *fmt, ...)
 {
 	va_list ap;

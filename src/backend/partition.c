@@ -208,17 +208,13 @@ static int ref_escapes(size_t ref)
 
 static void add_ref(struct splitter *s, struct node *from, size_t to, int escapes)
 {
-	if (from->nrefs == from->cap) {
-		size_t cap = from->cap ? 2 * from->cap : 8;
-		size_t *refs = realloc(from->refs, cap * sizeof(*refs));
+	size_t *refs = ol_be_grow(from->refs, &from->cap, from->nrefs, sizeof(*refs), 8);
 
-		if (!refs) {
-			s->out_of_memory = 1;
-			return;
-		}
-		from->refs = refs;
-		from->cap = cap;
+	if (!refs) {
+		s->out_of_memory = 1;
+		return;
 	}
+	from->refs = refs;
 	from->refs[from->nrefs++] = to << 1 | (escapes != 0);
 }
 

@@ -116,17 +116,13 @@ static int remember(struct ol_be_table_guard *guard, LLVMValueRef gv)
 {
 	size_t len = 0;
 	const char *name = LLVMGetValueName2(gv, &len);
+	char **names = ol_be_grow(guard->names, &guard->capacity, guard->count,
+				  sizeof(*names), 64);
 	char *copy;
 
-	if (guard->count == guard->capacity) {
-		size_t grown = guard->capacity ? 2 * guard->capacity : 64;
-		char **more = realloc(guard->names, grown * sizeof(*guard->names));
-
-		if (!more)
-			return -1;
-		guard->names = more;
-		guard->capacity = grown;
-	}
+	if (!names)
+		return -1;
+	guard->names = names;
 	copy = ol_be_strndup(name, len);
 	if (!copy)
 		return -1;
@@ -163,19 +159,16 @@ int ol_be_guard_tables(LLVMModuleRef mod, const struct ol_lto_request *req,
 	if (!OL_BE_TABLE_GUARD || req->opt_level <= 0 || !is_openmp_device(mod))
 		return 0;
 	for (LLVMValueRef gv = LLVMGetFirstGlobal(mod); gv && rc == 0; gv = LLVMGetNextGlobal(gv)) {
+		LLVMValueRef *more;
+
 		if (!needs_guard(gv))
 			continue;
-		if (n == capacity) {
-			size_t grown = capacity ? 2 * capacity : 64;
-			LLVMValueRef *more = realloc(tables, grown * sizeof(*tables));
-
-			if (!more) {
-				rc = -1;
-				break;
-			}
-			tables = more;
-			capacity = grown;
+		more = ol_be_grow(tables, &capacity, n, sizeof(*tables), 64);
+		if (!more) {
+			rc = -1;
+			break;
 		}
+		tables = more;
 		/* A list member must have a name; an unnamed private
 		 * constant gets one (it names no symbol). */
 		if (!has_name(gv))
