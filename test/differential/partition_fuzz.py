@@ -1046,6 +1046,23 @@ def repro_script(tools, prog, modes):
     return "\n".join(lines) + "\n"
 
 
+def copy_sources(src, dest):
+    """A program's sources (fz.h, u<N>.c or .cpp) from src to dest."""
+    for name in os.listdir(src):
+        if name == "fz.h" or re.fullmatch(r"u\d+\.(c|cpp)", name):
+            shutil.copy(os.path.join(src, name), dest)
+
+
+def run_program(tools, exe, cwd, timeout):
+    """./exe run on the CPU device: (its output as "exit N\n<stdout>", its stderr)."""
+    tmpdir = short_tmpdir()
+    try:
+        rc, out, err = run(["./" + exe], cwd, run_env(tools, tmpdir), timeout)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    return "exit %s\n%s" % (rc, out), err
+
+
 def one_line(text, limit=600):
     text = text.strip().replace("\n", " | ")
     return text if len(text) <= limit else text[:limit] + " ..."
@@ -1076,9 +1093,7 @@ class Fuzzer:
             if os.path.exists(dest):
                 shutil.rmtree(dest)
             os.makedirs(dest)
-            for name in os.listdir(directory):
-                if name == "fz.h" or re.fullmatch(r"u\d+\.(c|cpp)", name):
-                    shutil.copy(os.path.join(directory, name), dest)
+            copy_sources(directory, dest)
             with open(os.path.join(dest, "repro.sh"), "w") as f:
                 f.write(repro_script(self.tools, prog, self.args.modes))
             os.chmod(os.path.join(dest, "repro.sh"), 0o755)
@@ -1125,12 +1140,7 @@ class Fuzzer:
             if "offload-link's splitter" in err:
                 results[mode] = ("split fell back to one partition", err)
                 continue
-            tmpdir = short_tmpdir()
-            try:
-                rc, out, err = run(["./" + exe], directory, run_env(tools, tmpdir), args.run_timeout)
-            finally:
-                shutil.rmtree(tmpdir, ignore_errors=True)
-            results[mode] = ("exit %s\n%s" % (rc, out), err)
+            results[mode] = run_program(tools, exe, directory, args.run_timeout)
         for mode in args.modes:
             details.append("== %s: %s\n-- stderr:\n%s" % (mode, results[mode][0], results[mode][1]))
         details = "\n".join(details)
@@ -1193,9 +1203,7 @@ class Fuzzer:
         args, tools = self.args, self.tools
         where = os.path.join(directory, "compile-check")
         os.makedirs(where, exist_ok=True)
-        for name in os.listdir(directory):
-            if name == "fz.h" or re.fullmatch(r"u\d+\.(c|cpp)", name):
-                shutil.copy(os.path.join(directory, name), where)
+        copy_sources(directory, where)
         steps = [compile_cmd(tools, prog, u, ("-mllvm", "-openmp-opt-disable")) for u in prog.units]
         if any(u.archived for u in prog.units):
             steps.append(ar_cmd(tools, prog))
@@ -1203,12 +1211,7 @@ class Fuzzer:
         for cmd in steps:
             if run(cmd, where, env, args.timeout)[0] != 0:
                 return "not built with the compile's OpenMPOpt off"
-        tmpdir = short_tmpdir()
-        try:
-            rc, out, _ = run(["./prog-full"], where, run_env(tools, tmpdir), args.run_timeout)
-        finally:
-            shutil.rmtree(tmpdir, ignore_errors=True)
-        if "exit %s\n%s" % (rc, out) == truth:
+        if run_program(tools, "prog-full", where, args.run_timeout)[0] == truth:
             with self.lock:
                 self.compile_wrong += 1
             return "the compile's: right when compiled with -mllvm -openmp-opt-disable"
