@@ -436,7 +436,7 @@ def shared_text(e):
 
 
 def occupancy_text(e):
-    return "-" if e is None or e.get("occupancy") is None else str(e["occupancy"])
+    return "-" if e is None or e["occupancy"] is None else str(e["occupancy"])
 
 
 def short_kernel(name):
