@@ -16,7 +16,8 @@
 # no compiler, no make, no sudo, nothing but what every Debian has.  CUDA 13
 # at /usr/local/cuda comes with the machine image, not from a package, so it is
 # bound in read-only.  The commands are read from README.md (the `sh` block
-# under "Set up"), run as root inside the chroot, each timed; the output of
+# under "Set up"), run as root inside the chroot in a clone at "/root/src/offload
+# link" (a folder named src above it and a space in its name, as users clone), each timed; the output of
 # each goes to DIR.logs/<n>.log and its last lines are shown.  Exit status 0
 # when both commands succeed.
 #
@@ -65,15 +66,19 @@ mmdebstrap --quiet --variant=minbase --mode=root bookworm "$dir" "$sources" >"$l
 	{ tail -20 "$logs/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $logs/mmdebstrap.log)"; }
 echo "made in $(($(date +%s) - start)) s; nothing installed but minbase: $(chroot "$dir" dpkg-query -W | wc -l) packages"
 
-say "fresh clone of $(git -C "$repo" rev-parse --short "$rev") into /root/offload-link"
-git clone --quiet --no-local --no-checkout "$repo" "$dir/root/offload-link"
-git -C "$dir/root/offload-link" checkout --quiet --detach "$(git -C "$repo" rev-parse "$rev")"
+# Where many people clone (~/src/<project>), with a space: no test may depend
+# on where the tree lives.
+clone="/root/src/offload link"
+say "fresh clone of $(git -C "$repo" rev-parse --short "$rev") into $clone"
+mkdir -p "$dir/root/src"
+git clone --quiet --no-local --no-checkout "$repo" "$dir$clone"
+git -C "$dir$clone" checkout --quiet --detach "$(git -C "$repo" rev-parse "$rev")"
 
 # Inside a private mount namespace, so every mount ends with the check.
 run_in_root() {
 	local log=$1 command=$2
 	unshare --mount --propagation private -- bash -euo pipefail -c '
-		root=$1 command=$2
+		root=$1 command=$2 clone=$3
 		mount -t proc proc "$root/proc"
 		mount --rbind /dev "$root/dev"
 		mount --rbind /sys "$root/sys"
@@ -86,8 +91,8 @@ run_in_root() {
 		cp /etc/resolv.conf "$root/etc/resolv.conf"
 		exec chroot "$root" env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			bash -c "cd /root/offload-link && $command"
-	' run-in-root "$dir" "$command" >"$log" 2>&1
+			bash -c "cd \"$clone\" && $command"
+	' run-in-root "$dir" "$command" "$clone" >"$log" 2>&1
 }
 
 status=0 n=0

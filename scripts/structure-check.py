@@ -48,12 +48,14 @@ FORBIDDEN_INCLUDES = {
 def call_graph(build):
     """file -> files whose functions it calls, over every object of src/."""
     defined, used = {}, collections.defaultdict(set)
-    objects = glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "src", "**", "*.c.o"),
-                        recursive=True)
+    objects = glob.glob(os.path.join(glob.escape(build), "CMakeFiles", "*.dir", "src", "**",
+                                     "*.c.o"), recursive=True)
     if not objects:
         raise SystemExit("structure-check: no object files under %s/CMakeFiles" % build)
     for obj in objects:
-        source = "src/" + obj.split("/src/", 1)[1][:-2]
+        # CMakeFiles/<target>.dir/src/...: the path below the build tree, so
+        # that a "src" folder above it (~/src/<clone>) cannot cut it.
+        source = "/".join(os.path.relpath(obj, build).split(os.sep)[2:])[:-2]
         if not os.path.exists(os.path.join(SOURCE_DIR, source)):
             continue   # left in the build by a source since removed
         out = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
