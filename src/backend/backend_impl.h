@@ -135,7 +135,7 @@ int ol_be_guard_release(LLVMModuleRef mod, LLVMTargetMachineRef tm,
 			struct ol_be_table_guard *guard, char **err);
 void ol_be_guard_free(struct ol_be_table_guard *guard);
 
-/* --- targets and code generation (codegen.c) ----------------------------- */
+/* --- targets and code generation (codegen.c, emit.cpp) ------------------- */
 
 /* Registers every target built into libLLVM, once per process. */
 void ol_be_init_targets(void);
@@ -145,6 +145,12 @@ void ol_be_init_targets(void);
 LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
 					  const char *features,
 					  LLVMCodeGenOptLevel level, char **err);
+
+/* Code generation as llc and LLVM's LTO backend run it: a legacy pass
+ * manager with the module triple's TargetLibraryInfo (emit.cpp).  0 with
+ * *out, or -1 with *message (LLVMDisposeMessage). */
+int ol_be_emit_module(LLVMTargetMachineRef tm, LLVMModuleRef mod, int assembly,
+		      LLVMMemoryBufferRef *out, char **message);
 
 /* Runs codegen on `mod` and copies the result into a malloc'd buffer. */
 int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType type,

@@ -79,7 +79,9 @@ int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType t
 	char *message = NULL;
 	LLVMMemoryBufferRef buf = NULL;
 
-	if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, type, &message, &buf)) {
+	/* Not LLVMTargetMachineEmitToMemoryBuffer: its pass manager has no
+	 * TargetLibraryInfo for the triple (emit.cpp). */
+	if (ol_be_emit_module(tm, mod, type == LLVMAssemblyFile, &buf, &message)) {
 		ol_be_fail(err, "code generation failed: %s",
 			   message ? message : "unknown error");
 		LLVMDisposeMessage(message);
