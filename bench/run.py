@@ -42,9 +42,9 @@ clang-linker-wrapper, in the same run on the same machine.
     19 at its default and with --wrapper-jobs=2; CPU time matters here as
     much as wall time.
 (h) partitioned: the (g) program with h_shared(), a function 50 units call,
-    linked with full LTO (offload-link's default, no cache), partitioned LTO
-    (--device-lto=partitioned, its cache empty at first) and upstream 19
-    with --wrapper-jobs=2: cold, then after editing one kernel of one unit,
+    linked with full LTO (--device-lto=full, no cache), offload-link's
+    default (partitioned LTO, its cache empty at first) and upstream 19
+    at its default and with --wrapper-jobs=2: cold, then after editing one kernel of one unit,
     then after editing h_shared(); CPU time with wall time.  The same for
     the program under -g and for its C++ version (classes with out-of-line
     constructors and destructors, a virtual call, a template), without
@@ -503,12 +503,15 @@ def bench_partitioned_one(args, tool, work, variant, lang, debug):
     ours = variants[0][1][0]
     cache = os.path.join(work, "partitioned-cache-" + variant)
     shutil.rmtree(cache, ignore_errors=True)
-    runs = [("full LTO (offload-link)", [ours[:1] + ["--no-cache"] + ours[1:]]),
-            ("partitioned LTO (offload-link)",
-             [ours[:1] + ["--device-lto=partitioned", "--cache-dir=" + cache] + ours[1:]])]
-    # Upstream once, for the C program (issue 21's table).
+    # offload-link as users get it (no option: partitioned LTO, its cache
+    # empty at first) against its full LTO, upstream's way.
+    runs = [("full LTO (offload-link --device-lto=full)",
+             [ours[:1] + ["--device-lto=full", "--no-cache"] + ours[1:]]),
+            ("offload-link (default: partitioned LTO)",
+             [ours[:1] + ["--cache-dir=" + cache] + ours[1:]])]
+    # Upstream, at its default and with two jobs, for the C program.
     if variant == "c":
-        runs += [v for v in variants[1:] if v[0].endswith("--wrapper-jobs=2")]
+        runs += variants[1:]
     k = units * 57 // 100
     kernel_unit = "heavy%03d%s" % (k, ext)
     edits = [
@@ -526,7 +529,7 @@ def bench_partitioned_one(args, tool, work, variant, lang, debug):
                 recompile(objdir, clang, archs, *edit, debug=debug)
             compare("(h) partitioned LTO, %s, %d units, %s: %s" % (label, units, ", ".join(archs),
                                                                    title),
-                    runs, "full LTO (offload-link)", 1, objdir, warmup=False)
+                    runs, "full LTO (offload-link --device-lto=full)", 1, objdir, warmup=False)
     finally:
         os.environ["OFFLOAD_LINK_NO_CACHE"] = "1"
         for title, edit in edits[1:]:

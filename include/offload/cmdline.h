@@ -114,10 +114,10 @@ struct ol_cmdline {
 	int opt_level;               /* 0..3, default 2 (--opt-level=O<n>) */
 	int compression_level;       /* -1 when not given */
 	int wrapper_jobs;            /* 0 = default (number of cores) */
-	unsigned device_lto_units;   /* --device-lto=partitioned[:N], else OFFLOAD_LINK_DEVICE_LTO:
-					input modules a partition; 0: full LTO */
-	const char *device_lto_origin; /* "--device-lto=..." or "OFFLOAD_LINK_DEVICE_LTO=...",
-					  for messages; NULL under full LTO */
+	unsigned device_lto_units;   /* input modules a partition (--device-lto=partitioned[:N],
+					OFFLOAD_LINK_DEVICE_LTO, default 4); 0: full LTO */
+	const char *device_lto_origin; /* "--device-lto=..." or "OFFLOAD_LINK_DEVICE_LTO=..."
+					  when one asked for partitions, for messages; else NULL */
 	int wrapper_jobserver;       /* --wrapper-jobs=jobserver */
 	const char *time_trace;      /* --wrapper-time-trace= */
 	int time_trace_granularity;

@@ -48,6 +48,11 @@ struct ol_group {
 	struct strvec key_args;        /* the arguments that decide its link (options.def) */
 	int opt_level;                 /* 0..3 */
 	int debug;                     /* device debug info wanted */
+	/* Its device LTO: input modules a partition, 0 for one module (full
+	 * LTO, --device-lto=full); and the option or variable that asked for
+	 * partitions, NULL when they are the default (for messages). */
+	unsigned lto_partition_units;
+	const char *lto_partition_origin;
 	enum ol_link_route route;
 	char *route_reason;            /* OL_ROUTE_CLANG: the argument that needs clang */
 	struct ol_remark_request remarks; /* what its LTO collects (patterns in the link arena) */

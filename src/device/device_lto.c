@@ -161,8 +161,9 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	if (!be)
 		return -1;
 	ol_group_lto_request(g, ctx, lto, &req);
-	/* --embed-bitcode wants one optimized module for the JIT. */
-	if (ctx->cl->device_lto_units && !lto->emit_bitcode) {
+	/* --embed-bitcode wants one optimized module for the JIT; and bitcode
+	 * that forms one partition is one module, linked as upstream does. */
+	if (!lto->emit_bitcode && ol_group_partition_count(g) > 1) {
 		rc = ol_group_run_partitioned_lto(g, ctx, lto, &req, files);
 		ol_group_lto_request_release(&req);
 		return rc;
@@ -187,31 +188,36 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	return rc ? -1 : 0;
 }
 
-/* Partitioned LTO asked for, on a group it cannot change: say so once, with
- * what would make it apply, rather than link as if it had. */
-static void warn_nothing_to_partition(const struct ol_group *g, const struct ol_link_context *ctx,
-				      const struct ol_lto_settings *lto, size_t native)
+/* Partitioned LTO on a group it cannot change.  When an option asked for
+ * it, a warning says so once, with what would make it apply, rather than
+ * link as if it had, and the statistics say why; the default asks nothing,
+ * and only a group with bitcode kept whole is worth a record then. */
+static void note_nothing_to_partition(const struct ol_group *g, const struct ol_lto_settings *lto,
+				      size_t native)
 {
-	const char *origin = ctx->cl->device_lto_origin ? ctx->cl->device_lto_origin
-							: "--device-lto=partitioned";
-
+	const char *origin = g->lto_partition_origin;
+	const char *what = g->triple, *space = *g->arch ? " " : "";
 	struct ol_stats_partitions stats = { 0 };
 	char image[160];
 
-	ol_group_image_name(g, image, sizeof(image));
-	if (native == g->nimages || lto->emit_bitcode) {
+	if (native < g->nimages && !lto->emit_bitcode)
+		return;
+	if (origin || native < g->nimages) {
+		ol_group_image_name(g, image, sizeof(image));
 		stats.why_whole = native == g->nimages ? "no device bitcode (compiled without -foffload-lto)"
 						       : "--embed-bitcode makes one module for the JIT";
 		ol_stats_partitioned(image, &stats);
 	}
+	if (!origin)
+		return;
 	if (native == g->nimages)
 		ol_warn("%s: nothing to partition for %s%s%s: its %zu device image%s %s machine "
 			"code, not bitcode (compile with -foffload-lto to optimize device code at "
-			"link time)", origin, g->triple, *g->arch ? " " : "", g->arch, g->nimages,
+			"link time)", origin, what, space, g->arch, g->nimages,
 			g->nimages == 1 ? "" : "s", g->nimages == 1 ? "is" : "are");
-	else if (lto->emit_bitcode)
+	else
 		ol_warn("%s: nothing to partition for %s%s%s: --embed-bitcode makes one optimized "
-			"module for the JIT", origin, g->triple, *g->arch ? " " : "", g->arch);
+			"module for the JIT", origin, what, space, g->arch);
 }
 
 int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,
@@ -221,8 +227,8 @@ int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context
 
 	for (size_t i = 0; i < g->nimages; i++)
 		native += !ol_image_is_bitcode(g->images[i]);
-	if (ctx->cl->device_lto_units)
-		warn_nothing_to_partition(g, ctx, lto, native);
+	if (g->lto_partition_units)
+		note_nothing_to_partition(g, lto, native);
 	if (native < g->nimages && ol_group_run_lto(g, ctx, lto, files) < 0)
 		return -1;
 	if (lto->whole_archive_on && native >= PACK_MIN_IMAGES)

@@ -202,7 +202,7 @@ static void key_backend(struct ol_cache *c, struct ol_sha256 *h)
 
 /* What decides the link besides the inputs: the options the table marks as
  * deciding one (include/offload/options.def, its key column), what the
- * environment decides (OFFLOAD_LINK_DEVICE_LTO), and the tools the family
+ * group stage prepared (its device LTO's partitions), and the tools the family
  * runs and the other files it reads. */
 static void key_settings(struct ol_cache *c, const struct ol_group *g,
 			 const struct ol_link_context *ctx, struct ol_sha256 *h)
@@ -211,7 +211,7 @@ static void key_settings(struct ol_cache *c, const struct ol_group *g,
 	/* KEYED_DECODED options: the setting, however it was given.  An
 	 * entry made under --remarks-file holds every remark; one made
 	 * without it, only those the patterns (in key_args) selected. */
-	ol_key_u64(h, (uint64_t)ctx->cl->device_lto_units);
+	ol_key_u64(h, (uint64_t)g->lto_partition_units);
 	ol_key_u64(h, (uint64_t)g->remarks.all);
 	/* --builtin-bitcode names a file: what decides the link is its bytes. */
 	ol_key_u64(h, g->nbuiltins);

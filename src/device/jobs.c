@@ -239,6 +239,18 @@ static unsigned thread_count(const struct ol_cmdline *cl, enum ol_make_jobs unde
 	return n > 1024 ? 1024 : (unsigned)n;
 }
 
+/* Whether a group's device LTO may run partitions as jobs of the pool: it
+ * has bitcode, and its LTO is not one module. */
+static int any_partitions(const struct ol_groups *groups)
+{
+	for (size_t i = 0; i < groups->n; i++)
+		for (size_t k = 0; k < groups->v[i].nimages; k++)
+			if (groups->v[i].lto_partition_units &&
+			    ol_image_is_bitcode(groups->v[i].images[k]))
+				return 1;
+	return 0;
+}
+
 int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *ctx)
 {
 	struct job_batch batch;
@@ -283,7 +295,7 @@ int ol_device_link_all(struct ol_groups *groups, const struct ol_link_context *c
 		unsigned threads = thread_count(ctx->cl, under_make, &js, jobserver);
 
 		/* Without partitions, no more threads than jobs. */
-		if (!ctx->cl->device_lto_units && threads > batch.count)
+		if (!any_partitions(groups) && threads > batch.count)
 			threads = (unsigned)batch.count;
 		job_ctx.pool = ol_pool_start(threads, &js);
 		begin_progress(&batch);

@@ -48,8 +48,8 @@ static const char *module_source(const struct ol_device_image *img)
 }
 
 /* The partition of each of req's modules (the group's bitcode images in
- * order): `units` consecutive modules of one source each.  Returns the
- * number of partitions. */
+ * order): `units` consecutive modules of one source each, into `partition`
+ * unless it is NULL.  Returns the number of partitions. */
 static size_t assign_partitions(const struct ol_group *g, unsigned units, unsigned *partition)
 {
 	const char *source = NULL;
@@ -65,10 +65,16 @@ static size_t assign_partitions(const struct ol_group *g, unsigned units, unsign
 			in_current = 0;
 			source = module_source(img);
 		}
-		partition[n++] = (unsigned)(parts - 1);
+		if (partition)
+			partition[n++] = (unsigned)(parts - 1);
 		in_current++;
 	}
 	return parts;
+}
+
+size_t ol_group_partition_count(const struct ol_group *g)
+{
+	return g->lto_partition_units ? assign_partitions(g, g->lto_partition_units, NULL) : 0;
 }
 
 struct partition_run {
@@ -449,7 +455,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	run.cache = ctx->cl->save_temps ? NULL : ctx->cache;
 	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
 	split.module_partition = partition;
-	split.npartitions = assign_partitions(g, ctx->cl->device_lto_units, partition);
+	split.npartitions = assign_partitions(g, g->lto_partition_units, partition);
 	if (ctx->cl->save_temps)
 		split.save_temps_prefix = run.prefix;
 

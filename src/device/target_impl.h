@@ -63,6 +63,9 @@ int ol_group_add_lto_output(const struct ol_group *g, const char *prefix, const 
 			    const struct ol_buffer *out, struct strvec *files);
 /* Reports a failed LTO step (`what`: "" or " of partition 3"); frees err. */
 void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err);
+/* partitioned_lto.c: how many partitions the group's bitcode forms (0 under
+ * full LTO). */
+size_t ol_group_partition_count(const struct ol_group *g);
 /* partitioned_lto.c: --device-lto=partitioned, in place of one LTO of `req`:
  * appends the partitions' objects (or the one object of their merged
  * codegen) to `files`.  Returns 0 or -1 (reported). */

@@ -77,8 +77,8 @@ struct last_seen {
 	const struct ol_opt *jobs_rec;
 };
 
-/* Input modules in a partition when --device-lto=partitioned says no number:
- * a quarter of full LTO's time on the heavy benchmark (docs/design.md,
+/* Input modules in a partition when nothing, or --device-lto=partitioned
+ * without a number, says how many: the default device LTO (docs/design.md,
  * "Partitioned device LTO"). */
 #define DEVICE_LTO_DEFAULT_UNITS 4
 
@@ -139,8 +139,11 @@ static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last
 			failed |= ol_error("%s: expected a non-negative integer, got '%s'",
 					   last->granularity->raw, last->granularity->value);
 	}
-	/* The option, else the environment (whose empty value is none). */
+	/* The option, else the environment (whose empty value is none), else
+	 * partitions of the default size, which no message attributes to an
+	 * option (device_lto_origin stays NULL). */
 	device_lto = last->device_lto ? last->device_lto->value : getenv("OFFLOAD_LINK_DEVICE_LTO");
+	cl->device_lto_units = DEVICE_LTO_DEFAULT_UNITS;
 	if (last->device_lto || (device_lto && *device_lto)) {
 		if (parse_device_lto(device_lto, &u) == 0) {
 			cl->device_lto_units = u;

@@ -7,6 +7,7 @@
  *     (each release's rule, ol_cmdline_device_args);
  *   - the -O level and whether it wants debug info (--opt-level,
  *     --device-debug, or -O<n> and -g among its --device-compiler values);
+ *   - its device LTO, whole or in partitions (--device-lto=);
  *   - the arguments that decide its link, for the cache key (the option
  *     table's key column, ol_cmdline_key_args);
  *   - its route: the family's own link, clang (a --device-compiler value
@@ -224,6 +225,8 @@ int ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx)
 	ol_cmdline_key_args(cl, g->triple, ctx->flavor, &g->key_args);
 	g->opt_level = opt_level(g, cl);
 	g->debug = wants_debug(g, cl);
+	g->lto_partition_units = cl->device_lto_units;
+	g->lto_partition_origin = cl->device_lto_origin;
 	rc = ol_group_remark_request(g, cl);
 	if (builtin_bitcode(g, cl) < 0)
 		rc = -1;

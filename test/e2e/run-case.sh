@@ -7,11 +7,13 @@
 #               --wrapper-dir <dir holding clang-linker-wrapper, or "upstream">
 #               --shim <preload.so> [--omp16 <unpacked clang-16 runtime root>]
 #               [--omp22 <unpacked libomp-22-dev root, for omp.h>]
-#               [--partitioned]
+#               [--partitioned | --full-lto]
 #
 # --partitioned: the device code is bitcode (-foffload-lto) and the link
 # optimizes it in partitions of one module (--device-lto=partitioned:1,
-# through OFFLOAD_LINK_DEVICE_LTO): every case must print the same.
+# through OFFLOAD_LINK_DEVICE_LTO); --full-lto: the same bitcode optimized as
+# one module (--device-lto=full, upstream's way).  Every case must print the
+# same either way.
 #
 # The case directory holds its sources, expected.txt (the program's exact
 # standard output) and recipe.sh, a few lines of shell run in <work> with the
@@ -70,7 +72,8 @@ while [ $# -gt 0 ]; do
 	--shim) shim=$2; shift 2 ;;
 	--omp16) omp16=$2; shift 2 ;;
 	--omp22) omp22=$2; shift 2 ;;
-	--partitioned) partitioned=1; shift ;;
+	--partitioned) device_lto=partitioned:1; shift ;;
+	--full-lto) device_lto=full; shift ;;
 	*) usage ;;
 	esac
 done
@@ -106,9 +109,9 @@ command -v "$CLANG" >/dev/null || missing "$CLANG" "the Debian package clang-$cl
 [ -x "$LLD" ] || missing "$LLD" "the Debian package lld-$clang_version"
 
 offload_flags=(-fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu)
-if [ "${partitioned:-0}" = 1 ]; then
+if [ -n "${device_lto:-}" ]; then
 	offload_flags+=(-foffload-lto)
-	export OFFLOAD_LINK_DEVICE_LTO=partitioned:1
+	export OFFLOAD_LINK_DEVICE_LTO=$device_lto
 fi
 runtime_ldflags=()
 case $clang_version in

@@ -11,8 +11,9 @@
 seed=$SRC/../relocatable-archive
 # Upstream 22 links device bitcode through clang and ld, which this bare
 # wrapper line cannot finish ("file format not recognized"): under
-# --partitioned its input is machine code, the program's own is bitcode.
-if [ "${partitioned:-0}" = 1 ] && [ "$clang_version" = 22 ]; then
+# --partitioned and --full-lto (device_lto set) its input is machine code,
+# the program's own is bitcode.
+if [ -n "${device_lto:-}" ] && [ "$clang_version" = 22 ]; then
 	compile ../relocatable-archive/foo.c -fno-offload-lto
 else
 	compile ../relocatable-archive/foo.c
