@@ -10,6 +10,17 @@ same way in every mode.
     partition_fuzz.py --seeds 0..499 --jobs 2      seeds 0 to 499, both included
     partition_fuzz.py --seed-start 1000 --count 2000
     partition_fuzz.py --emit DIR --seeds 42        write seed 42's sources and repro.sh
+    partition_fuzz.py --target sm_90,gfx942 --count 2000 --jobs 1
+                                                   GPU targets: linked, verified, kernels compared
+    partition_fuzz.py --target sm_90 --stage-gpu DIR --seeds 0..39
+                                                   programs for scripts/gpu-check.sh run
+
+GPU targets (docs/usage.md, "The partitioned-LTO fuzzer"): nothing runs; a
+finding is a failed link, a partition optimized whole or rejected by LLVM's
+verifier, or a kernel whose mode or resource class is worse than full LTO's.
+--gpu-features (on with GPU targets) adds team shared memory, a global
+object's virtual calls, an alias of a static function and printf in kernels,
+after the seed's base program, which stays as it was.
 
 A program is 2 to 8 units, C, C++ or both, compiled with clang-19 -fopenmp
 -fopenmp-targets=x86_64-unknown-linux-gnu -foffload-lto at one of -O0..-O3
@@ -69,6 +80,9 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__f
 TARGET = "x86_64-unknown-linux-gnu"
 OMP_LIBDIR = "/usr/lib/llvm-19/lib"
 MODES = ["full", "partitioned:1", "partitioned:2", "partitioned"]
+GPU_MODES = ["full", "partitioned", "partitioned:1"]
+GPU_TRIPLES = {"sm": "nvptx64-nvidia-cuda", "gfx": "amdgcn-amd-amdhsa"}
+CUDA = "/usr/local/cuda"
 SKIP = 77
 # The fixed seeds of --quick (ctest), about 25 s on two idle cores: C, C++ and
 # mixed programs, -O0 to -O3, -g, archives, every feature, and the
@@ -120,8 +134,9 @@ class Unit:
 class Program:
     """One random program: generate() fills units, header and main's steps."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, gpu_features=False, gpu_compile=False):
         self.seed = seed
+        self.gpu_features = gpu_features
         self.rng = random.Random(seed)
         rng = self.rng
         n = rng.choice([2, 2, 3, 3, 4, 4, 5, 6, 7, 8])
@@ -156,7 +171,19 @@ class Program:
         self.features = []       # one word a snippet, for the description
         self.pure = []           # (expression of i, needs C++): side-effect free uses
         self.nsteps = 0
+        self.printf = False      # a kernel prints (gpu features)
         self.generate()
+        if gpu_features:
+            # After the base program, from the same generator: the base
+            # program of a seed is the same with or without them.
+            self.generate_gpu()
+        if gpu_compile:
+            # GPU targets: every unit at -O2 (-g as drawn); clang 19's
+            # device code generators reject what some -O0 units make.
+            for u in units:
+                u.opt = 2
+            self.opt = 2
+            self.link_opt = None
 
     # --- helpers ---------------------------------------------------------------
 
@@ -837,12 +864,171 @@ class Program:
                 body.append("h = fz_mix(h, %sobj.v);" % p)
             self.serial(u, p + "gctor", body)
 
+    # --- what the GPU targets add (--gpu-features) ---------------------------------
+
+    GPU_FEATURES = [("teamshared", 0), ("gobjvirt", 2), ("alias", 0), ("printf", 0)]
+
+    def generate_gpu(self):
+        rng = self.rng
+        ncxx = len(self.cxx_units())
+        names = [n for n, cxx in self.GPU_FEATURES if ncxx >= cxx]
+        rng.shuffle(names)
+        base = len(self.features)
+        for j, name in enumerate(names[:rng.randint(1, 3)]):
+            self.tag = ""
+            getattr(self, "feat_" + name)(base + j)
+            self.features.append(name + self.tag)
+
+    def pure_for(self, unit):
+        """A side-effect free expression of i the unit's language can use, or None."""
+        exprs = [e for e, cxx in self.pure if not cxx or unit.lang == "cxx"]
+        return self.rng.choice(exprs) if exprs else None
+
+    # Team shared memory: a static local of a declare target function
+    # allocated with omp_pteam_mem_alloc, filled and read by kernels of
+    # several units (each kernel writes it before it reads it: shared memory
+    # lives as long as the kernel), and a kernel's own team array filled by a
+    # parallel loop.
+    def feat_teamshared(self, k):
+        rng, p = self.rng, "g%d_" % k
+        d = self.pick()
+        n = rng.choice([8, 16, 32, 64])
+        d.dev += ["static unsigned *%stbuf(void)" % p, "{",
+                  "\tstatic unsigned buf[%d];" % n,
+                  # Not on AMDGPU: clang 19 gives the static a zero
+                  # initializer, which LDS cannot have ("unsupported
+                  # initializer for address space") once functions other
+                  # than kernels use it; there it is a global.
+                  "#if !defined(__AMDGCN__)",
+                  "#pragma omp allocate(buf) allocator(omp_pteam_mem_alloc)",
+                  "#endif",
+                  "\treturn buf;", "}",
+                  "void %stfill(unsigned x)" % p, "{", "\tunsigned *b = %stbuf();" % p,
+                  "\tfor (unsigned i = 0; i < %du; i++)" % n,
+                  "\t\tb[i] = %s;" % self.fn_body("(i * x)"), "}",
+                  "unsigned %stsum(void)" % p, "{", "\tunsigned s = %du;" % small(rng),
+                  "\tfor (unsigned i = 0; i < %du; i++)" % n,
+                  "\t\ts = fz_mix(s, %stbuf()[i]);" % p, "\treturn s;", "}"]
+        self.hdr_c_dev += ["void %stfill(unsigned x);" % p, "unsigned %stsum(void);" % p]
+        for u in self.users(d, rng.randint(2, 3)):
+            self.serial(u, p + "tshared", ["%stfill(x);" % p, "h = fz_mix(h, %stsum());" % p])
+        u = self.users(d, 1)[0]
+        m = rng.choice([16, 32, 64])
+        expr = self.pure_for(u)
+        value = expr.replace("@i", "i").replace("@x", "x") if expr else "i * x + 1u"
+        h0, x = u32(rng), small(rng)
+
+        def code(name):
+            return ["unsigned %s(void)" % name, "{",
+                    "\tunsigned h = %du, x = %du;" % (h0, x),
+                    "#pragma omp target teams num_teams(1) map(tofrom: h)", "\t{",
+                    "\t\tunsigned loc[%d];" % m,
+                    "#pragma omp allocate(loc) allocator(omp_pteam_mem_alloc)",
+                    "#pragma omp parallel for",
+                    "\t\tfor (unsigned i = 0; i < %du; i++)" % m,
+                    "\t\t\tloc[i] = %s;" % value,
+                    "\t\tfor (unsigned i = 0; i < %du; i++)" % m,
+                    "\t\t\th = fz_mix(h, loc[i]);",
+                    "\t\t%stfill(h);" % p, "\t\th = fz_mix(h, %stsum());" % p,
+                    "\t}", "\treturn h;", "}"]
+        self.step(u, p + "tarray", code)
+
+    # A global C++ object built by its (out-of-line) constructor, whose
+    # virtual functions kernels of other units call; the derived class's
+    # override, and so its vtable, in another unit than the constructor.
+    def feat_gobjvirt(self, k):
+        rng, p = self.rng, "g%d_" % k
+        cxx = self.cxx_units()
+        d = self.pick(cxx)
+        e = self.pick(cxx, exclude=(d,))
+        self.hdr_cxx_dev += [
+            "struct %sShape { unsigned v; %sShape(unsigned k); virtual unsigned area(unsigned x) const; "
+            "virtual unsigned id() const; };" % (p, p),
+            "struct %sSquare : %sShape { unsigned w; %sSquare(unsigned k, unsigned w); "
+            "unsigned area(unsigned x) const override; };" % (p, p, p),
+            "extern %sSquare %sgobj;" % (p, p), "extern %sShape %sgbase;" % (p, p),
+            "const %sShape *%sgptr(unsigned i);" % (p, p)]
+        d.dev += ["%sShape::%sShape(unsigned k) : v(%s) {}" % (p, p, self.fn_body("k")),
+                  "unsigned %sShape::area(unsigned x) const { return v * %du + x; }" % (p, small(rng)),
+                  "unsigned %sShape::id() const { return %du; }" % (p, small(rng)),
+                  "%sSquare::%sSquare(unsigned k, unsigned w) : %sShape(k + 1u), w(w * %du) {}"
+                  % (p, p, p, small(rng)),
+                  "%sSquare %sgobj(%du, %du);" % (p, p, small(rng), small(rng)),
+                  "%sShape %sgbase(%du);" % (p, p, small(rng)),
+                  "const %sShape *%sgptr(unsigned i) { return i ? (const %sShape *)&%sgobj : &%sgbase; }"
+                  % (p, p, p, p, p)]
+        e.dev.append("unsigned %sSquare::area(unsigned x) const { return (v + w) * %du ^ x; }"
+                     % (p, small(rng)))
+        for u in self.users(d, rng.randint(2, 3), cxx):
+            self.serial(u, p + "gvirt", [
+                "{",
+                "\tconst %sShape &s = %sgobj;" % (p, p),
+                "\th = fz_mix(h, s.area(x) + s.id());",
+                "\th = fz_mix(h, %sgobj.w + %sgobj.v);" % (p, p),
+                "\tfor (unsigned j = 0; j < 2u; j++)",
+                "\t\th = fz_mix(h, %sgptr((x + j) & 1u)->area(j));" % p,
+                "}"])
+        self.pure.append(("%sgptr((@i) & 1u)->area(@i)" % p, True))
+
+    # An external alias of a static function, called and compared by
+    # kernels of other units.
+    def feat_alias(self, k):
+        rng, p = self.rng, "g%d_" % k
+        d = self.pick()
+        impl = p + "impl"
+        target = impl if d.lang == "c" else "_ZL%d%sj" % (len(impl), impl)
+        d.dev += ["static unsigned %s(unsigned x) { return %s; }" % (impl, self.fn_body()),
+                  'unsigned %salias(unsigned x) __attribute__((alias("%s")));' % (p, target),
+                  "unsigned %sdirect(unsigned x) { return %s(x) + 1u; }" % (p, impl),
+                  "fz_fn %salias_addr(void) { return %salias; }" % (p, p)]
+        self.hdr_c_dev += ["unsigned %salias(unsigned x);" % p, "unsigned %sdirect(unsigned x);" % p,
+                           "fz_fn %salias_addr(void);" % p]
+        for u in self.users(d, rng.randint(1, 3)):
+            self.serial(u, p + "alias", [
+                "h = fz_mix(h, %salias(x));" % p,
+                "h = fz_mix(h, %salias(x) + 1u == %sdirect(x));" % (p, p),
+                "h = fz_mix(h, %salias_addr() == %salias);" % (p, p),
+                "h = fz_mix(h, %salias_addr()(x + 1u));" % p])
+        self.pure.append(("%salias(@i)" % p, False))
+
+    # printf in kernels of several units (one thread prints each line).
+    def feat_printf(self, k):
+        rng, p = self.rng, "g%d_" % k
+        self.printf = True
+        users = rng.sample(self.units, min(len(self.units), rng.randint(2, 3)))
+        for j, u in enumerate(users):
+            expr = self.pure_for(u)
+            word = rng.choice(WORDS[:-1])
+            if rng.random() < 0.6:
+                value = expr.replace("@i", "x").replace("@x", "x") if expr else "x * 3u"
+                self.serial(u, p + "print", [
+                    'printf("%sk%d %s %%u %%u\\n", x, %s);' % (p, j, word, value),
+                    "h = fz_mix(h, %s);" % value])
+            else:
+                n = rng.choice([8, 31, 64])
+                at = rng.randrange(n)
+                value = expr.replace("@i", "i").replace("@x", "x") if expr else "i * x"
+                x = small(rng)
+
+                def code(name, j=j, word=word, n=n, at=at, value=value, x=x):
+                    return ["unsigned %s(void)" % name, "{", "\tunsigned s = 0, x = %du;" % x,
+                            "#pragma omp target teams distribute parallel for reduction(+: s) "
+                            "map(tofrom: s)",
+                            "\tfor (unsigned i = 0; i < %du; i++) {" % n,
+                            "\t\tunsigned v = %s;" % value, "\t\ts += v;",
+                            "\t\tif (i == %du)" % at,
+                            '\t\t\tprintf("%sp%d %s %%u %%u\\n", i, v);' % (p, j, word),
+                            "\t}", "\treturn s;", "}"]
+                self.step(u, p + "pprint", code)
+
     # --- the text --------------------------------------------------------------
 
     def header(self):
         out = ["/* partition_fuzz.py seed %d */" % self.seed,
-               "#ifndef FZ_H", "#define FZ_H",
-               "#ifdef __cplusplus", 'extern "C" {', "#endif",
+               "#ifndef FZ_H", "#define FZ_H"]
+        if self.gpu_features:
+            out += ["#include <omp.h>", "#include <stdio.h>"]
+        out += ["#ifdef __cplusplus", 'extern "C" {', "#endif",
                "#pragma omp declare target",
                "typedef unsigned (*fz_fn)(unsigned);"]
         out += self.hdr_types
@@ -868,6 +1054,15 @@ class Program:
         if u.idx == 0:
             out.append("#include <stdio.h>")
         out.append('#include "fz.h"')
+        if u.idx == 0 and self.printf:
+            # clang 19 calls the GPU C library's rpc_fprintf(stdout, ...)
+            # for printf on AMDGPU; no such library here, and AMDGPU
+            # programs are linked, never run: a stub that prints nothing.
+            out += ["#if defined(__AMDGCN__)", "#ifdef __cplusplus", 'extern "C" {', "#endif",
+                    "#pragma omp declare target", "FILE *stdout;",
+                    "int rpc_fprintf(FILE *f, const char *fmt, void *args, unsigned long size)",
+                    "{", "	(void)f;", "	(void)fmt;", "	(void)args;", "	return (int)size;", "}",
+                    "#pragma omp end declare target", "#ifdef __cplusplus", "}", "#endif", "#endif"]
         if u.dev:
             out += ["#pragma omp declare target"] + u.dev + ["#pragma omp end declare target"]
         out += u.plain
@@ -883,8 +1078,13 @@ class Program:
                     "int main(void)", "{", "\tint initial = 1;", "\tunsigned t = 0;",
                     "#pragma omp target map(tofrom: initial)", "\tinitial = fz_initial();",
                     '\tprintf("on device: %d\\n", !initial);']
+            # With the GPU features each line is flushed: the lines kernels
+            # print come between main's, however the device writes them.
+            flush = " fflush(stdout);" if self.gpu_features else ""
+            if flush:
+                out[-1] += flush
             for label, name in self.steps:
-                out.append('\tprintf("%s %%u\\n", %s());' % (label, name))
+                out.append('\tprintf("%s %%u\\n", %s());%s' % (label, name, flush))
             for v in self.units:
                 if v.needs_touch:
                     out.append("\tt += u%d_touch();" % v.idx)
@@ -940,8 +1140,8 @@ def link_cmd(tools, prog, mode, out):
     if any(u.archived for u in prog.units):
         cmd.append("libfz.a")
     cmd += ["-o", out, "-B", tools.wrapper_dir, "-Wl,--no-cache"]
-    if mode != "full":
-        cmd.append("-Wl,--device-lto=" + mode)
+    # Full LTO by name too: the default may not stay full LTO.
+    cmd.append("-Wl,--device-lto=" + mode)
     return cmd
 
 
@@ -1080,6 +1280,10 @@ class Fuzzer:
         self.compile_wrong = 0
         self.invalid = 0
         self.reported = 0
+        self.kernels = 0
+        self.better = 0
+        self.shared_notes = 0
+        self.kinds = {}
         self.findings_dir = os.path.join(args.work, "findings")
 
     def log(self, msg):
@@ -1095,7 +1299,8 @@ class Fuzzer:
             os.makedirs(dest)
             copy_sources(directory, dest)
             with open(os.path.join(dest, "repro.sh"), "w") as f:
-                f.write(repro_script(self.tools, prog, self.args.modes))
+                f.write(gpu_repro_script(self.tools, prog, self.args.modes, self.args.gpu_archs)
+                        if self.args.gpu_archs else repro_script(self.tools, prog, self.args.modes))
             os.chmod(os.path.join(dest, "repro.sh"), 0o755)
             with open(os.path.join(dest, "outputs.txt"), "w") as f:
                 f.write(details)
@@ -1106,7 +1311,10 @@ class Fuzzer:
 
     def one(self, seed):
         args, tools = self.args, self.tools
-        prog = Program(seed)
+        if args.gpu_archs:
+            gpu_one(self, seed)
+            return
+        prog = make_program(args, seed)
         directory = os.path.join(args.work, "seed-%d" % seed)
         if os.path.exists(directory):
             shutil.rmtree(directory)
@@ -1258,6 +1466,369 @@ class Fuzzer:
                     time.time() - start), flush=True)
 
 
+# --- GPU targets: linked, verified and compared kernel by kernel, not run --------------
+
+def kernel_quality():
+    """bench/kernel_quality.py, whose readers of a link's kernels (modes,
+    nvlink's and the AMDGPU code object's resources, occupancy) this uses."""
+    sys.path.insert(0, os.path.join(SOURCE_DIR, "bench"))
+    import kernel_quality as kq  # noqa: E402
+    return kq
+
+
+def gpu_compile_cmd(tools, prog, u, archs):
+    cmd = [tools.clangxx if u.lang == "cxx" else tools.clang, "-O%d" % u.opt, "-fopenmp",
+           "--offload-arch=" + ",".join(archs), "-foffload-lto", "-nogpulib"]
+    if u.debug:
+        cmd.append("-g")
+    return cmd + ["-c", u.source, "-o", u.obj]
+
+
+def gpu_link_inputs(prog):
+    return ["../" + u.obj for u in prog.units if not u.archived] + (
+        ["../libfz.a"] if any(u.archived for u in prog.units) else [])
+
+
+def gpu_link_cmd(tools, prog, mode):
+    """The device link alone (offload-link as clang-linker-wrapper, the host
+    link /bin/true), with what bench/kernel_quality.py reads: --save-temps,
+    --wrapper-verbose (nvlink -v) and AMDGPU's resource remarks."""
+    cmd = [os.path.join(tools.wrapper_dir, "clang-linker-wrapper"),
+           "--host-triple=x86_64-unknown-linux-gnu", "--cuda-path=" + CUDA,
+           "--linker-path=/bin/true", "--save-temps", "--wrapper-verbose", "--no-cache",
+           "--pass-remarks-analysis=kernel-resource-usage"]
+    # Full LTO by name: the default may not stay full LTO.
+    cmd.append("--device-lto=" + mode)
+    return cmd + gpu_link_inputs(prog) + ["-L" + OMP_LIBDIR, "-lomptarget.devicertl", "-o", "app"]
+
+
+def link_dir(mode):
+    return "link-" + mode.replace(":", "-")
+
+
+def gpu_repro_script(tools, prog, modes, archs):
+    lines = ["#!/bin/sh", "# partition_fuzz.py seed %d --target %s: %s" % (prog.seed, ",".join(archs),
+                                                                          prog.describe()),
+             "# Compiles for the GPU targets and links the device code in every mode",
+             "# (<mode dir>/link.log: nvlink -v, AMDGPU remarks; --save-temps files).",
+             "set -x", "cd \"$(dirname \"$0\")\"", "unset OFFLOAD_LINK_DEVICE_LTO"]
+    for u in prog.units:
+        lines.append(shlex.join(gpu_compile_cmd(tools, prog, u, archs)))
+    if any(u.archived for u in prog.units):
+        lines.append("rm -f libfz.a && " + shlex.join(ar_cmd(tools, prog)))
+    for mode in modes:
+        lines.append("rm -rf %s && mkdir %s && (cd %s && %s > link.log 2>&1; echo \"%s: exit $?\")"
+                     % ((link_dir(mode),) * 3 + (shlex.join(gpu_link_cmd(tools, prog, mode)), mode)))
+    return "\n".join(lines) + "\n"
+
+
+def ptxas_spills(log, arch):
+    """{function: spill stores + loads in bytes} from ptxas -v in the link's log."""
+    out, current, in_arch = {}, None, False
+    for line in log.splitlines():
+        m = re.search(r"ptxas\S*\"? .*--gpu-name (sm_\d+a?)", line)
+        if m:
+            in_arch = m.group(1) == arch
+            continue
+        if not in_arch:
+            continue
+        m = re.match(r"ptxas info\s*: Function properties for (\S+)", line)
+        if m:
+            current = m.group(1)
+            continue
+        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and current:
+            out[current] = out.get(current, 0) + int(m.group(1)) + int(m.group(2))
+            current = None
+    return out
+
+
+def amdgpu_remarks(log, arch):
+    """{kernel: {"spills": SGPR + VGPR spills, "scratch": bytes a lane}} from
+    the kernel-resource-usage remarks of arch's device LTO."""
+    out, in_arch = {}, False
+    for line in log.splitlines():
+        m = re.search(r"note: the device LTO for \S+ (\S+) made \d+ remarks?:", line)
+        if m:
+            in_arch = m.group(1) == arch
+            continue
+        m = re.match(r"(\S+): remark:\s+(SGPRs Spill|VGPRs Spill|ScratchSize \[bytes/lane\]): (\d+)",
+                     line)
+        if m and in_arch:
+            entry = out.setdefault(m.group(1), {"spills": 0, "scratch": 0})
+            if m.group(2).startswith("Scratch"):
+                entry["scratch"] = int(m.group(3))
+            else:
+                entry["spills"] += int(m.group(3))
+    return out
+
+
+def nvptx_warps(regs):
+    """Warps a sm_90 SM can hold as the kernel's registers allow (65536
+    registers, allocated 256 a warp at a time, at most 64 warps)."""
+    if not regs:
+        return None
+    per_warp = -(-regs[0] * 32 // 256) * 256
+    return min(64, 65536 // per_warp) if per_warp else 64
+
+
+def kernel_class(kq, where, log, archs):
+    """{(arch, kernel): {"mode", "spills", "stack", "occupancy", "shared", ...}}"""
+    found = kq.collect(where, log, archs)
+    for arch in archs:
+        extra = ptxas_spills(log, arch) if arch.startswith("sm_") else amdgpu_remarks(log, arch)
+        for (a, kernel), e in found.items():
+            if a != arch:
+                continue
+            if arch.startswith("sm_"):
+                e["spills"] = extra.get(kernel)
+                e["occupancy"] = nvptx_warps(e["regs"])
+            else:
+                r = extra.get(kernel, {})
+                e["spills"] = r.get("spills")
+                e["scratch"] = r.get("scratch")
+    return found
+
+
+def compare_kernels(kq, full, part):
+    """(worse, better, notes): what a partitioned link changed in a kernel's
+    mode or resource class.  Worse: a kernel missing, another mode, spills or
+    stack (AMDGPU: scratch, a dynamic stack) where full LTO has none, a lower
+    occupancy (NVPTX: warps per SM the registers allow; AMDGPU: waves per SIMD
+    as LLVM computes them)."""
+    worse, better, notes = [], [], []
+    for key in sorted(set(full) | set(part)):
+        arch, kernel = key
+        name = "%s %s" % (arch, kq.short_kernel(kernel))
+        a, b = full.get(key), part.get(key)
+        if (a is None or b is None) and re.search(r"device[.$](init|fini)$", kernel):
+            # The kernel that runs global constructors: full LTO can
+            # evaluate them at link time where partitions cannot see both
+            # the constructor and what it reads (or the reverse).
+            notes.append("%s: the constructor kernel only in %s" % (
+                name, "full LTO" if b is None else "partitioned"))
+            continue
+        if a is None or b is None:
+            worse.append("%s: only in %s" % (name, "full LTO" if b is None else "partitioned"))
+            continue
+        if a["mode"] != b["mode"]:
+            worse.append("%s: mode %s, full LTO %s" % (name, kq.mode_text(b["mode"]),
+                                                       kq.mode_text(a["mode"])))
+        zero_class = [("spills", a.get("spills"), b.get("spills")), ("stack", a["stack"], b["stack"])]
+        if not arch.startswith("sm_"):
+            zero_class.append(("scratch", a.get("scratch"), b.get("scratch")))
+            zero_class.append(("dynamic stack", int(a["dyn"]), int(b["dyn"])))
+        for what, x, y in zero_class:
+            if x is None or y is None or bool(x) == bool(y):
+                continue
+            (worse if y else better).append("%s: %s %s, full LTO %s" % (name, what, y, x))
+        x, y = a["occupancy"], b["occupancy"]
+        if x is not None and y is not None and x != y:
+            (worse if y < x else better).append("%s: occupancy %s, full LTO %s" % (name, y, x))
+        if a["shared"] != b["shared"]:
+            notes.append("%s: shared memory %s, full LTO %s" % (name, b["shared"], a["shared"]))
+    return worse, better, notes
+
+
+def verify_bitcode(where, log, timeout):
+    """LLVM's verifier on every partition's bitcode --save-temps left (before
+    and after its optimization): [(file, message)] of those it rejects."""
+    m = re.search(r"loaded LLVM (\d+)\.", log)
+    opt = shutil.which("opt-%s" % (m.group(1) if m else "19")) or shutil.which("opt-19")
+    bad = []
+    for name in sorted(os.listdir(where)):
+        if not re.search(r"\.part\d+\.(postlink|postopt)\.bc$", name):
+            continue
+        rc, out, err = run([opt, "-disable-output", "-passes=verify", name], where, None, timeout)
+        if rc != 0:
+            bad.append((name, one_line(err, 300)))
+    return bad
+
+
+def gpu_one(fuzzer, seed):
+    args, tools = fuzzer.args, fuzzer.tools
+    kq = kernel_quality()
+    prog = make_program(args, seed)
+    directory = os.path.join(args.work, "seed-%d" % seed)
+    if os.path.exists(directory):
+        shutil.rmtree(directory)
+    prog.write(directory)
+    env = build_env()
+    details = ["# " + prog.describe()]
+    for u in prog.units:
+        rc, out, err = run(gpu_compile_cmd(tools, prog, u, args.gpu_archs), directory, env, args.timeout)
+        if rc != 0:
+            details.append("compile %s: exit %s\n%s%s" % (u.source, rc, out, err))
+            fuzzer.finish(prog, directory, "INVALID", "%s does not compile: %s"
+                          % (u.source, one_line(err, 300)), "\n".join(details))
+            return
+    if any(u.archived for u in prog.units):
+        rc, out, err = run(ar_cmd(tools, prog), directory, env, args.timeout)
+        if rc != 0:
+            fuzzer.finish(prog, directory, "INVALID", "ar failed: " + one_line(err, 300), err)
+            return
+    classes, problems, better, notes = {}, [], [], []
+    for mode in args.modes:
+        where = os.path.join(directory, link_dir(mode))
+        os.makedirs(where)
+        rc, out, err = run(gpu_link_cmd(tools, prog, mode), where, env, args.timeout)
+        log = out + err
+        with open(os.path.join(where, "link.log"), "w") as f:
+            f.write(log)
+        with fuzzer.lock:
+            fuzzer.links += 1
+        details.append("== %s: exit %s\n%s" % (mode, rc, "\n".join(
+            l for l in log.splitlines() if re.search(r"warning|error|LLVM ERROR", l))))
+        if rc != 0:
+            if mode == args.modes[0]:
+                fuzzer.finish(prog, directory, "INVALID", "%s link failed (exit %s): %s" % (
+                    mode, rc, one_line(log[-600:], 300)), "\n".join(details))
+                return
+            problems.append("%s: link failed (exit %s): %s" % (mode, rc, one_line(log[-600:], 200)))
+            continue
+        # A partition the verifier rejected is optimized whole: the link is
+        # right, but it is the splitter's mistake, which this is here to find.
+        for line in log.splitlines():
+            if "offload-link's splitter" in line or "split again as one partition" in line:
+                problems.append("%s: %s" % (mode, one_line(line, 300)))
+        for name, why in verify_bitcode(where, log, args.timeout):
+            problems.append("%s: %s fails LLVM's verifier: %s" % (mode, name, why))
+        classes[mode] = kernel_class(kq, where, log, args.gpu_archs)
+        if not classes[mode]:
+            problems.append("%s: no kernel found in the link's files" % mode)
+    ref = args.modes[0]
+    for mode in args.modes[1:]:
+        if mode not in classes or ref not in classes:
+            continue
+        w, b, n = compare_kernels(kq, classes[ref], classes[mode])
+        problems += ["%s: %s" % (mode, x) for x in w]
+        with fuzzer.lock:
+            for x in w:
+                kind = re.sub(r"^\S+ \S+: (mode|only in|spills|stack|scratch|dynamic stack|occupancy).*",
+                              r"\1", x)
+                if kind == "mode":
+                    kind = x.split(": ", 1)[1]
+                    kind = re.sub(r"^mode (\S+), full LTO (\S+)$", r"mode \2 -> \1", kind)
+                fuzzer.kinds[mode + ": " + kind] = fuzzer.kinds.get(mode + ": " + kind, 0) + 1
+        better += ["%s: %s" % (mode, x) for x in b]
+        notes += ["%s: %s" % (mode, x) for x in n]
+    with fuzzer.lock:
+        fuzzer.kernels += sum(len(c) for c in classes.values())
+        fuzzer.better += len(better)
+        fuzzer.shared_notes += len(notes)
+    if better or notes:
+        details.append("== kernels partitioned LTO made better or whose shared memory differs:\n"
+                       + "\n".join(better + notes))
+        if args.verbose:
+            fuzzer.log("seed %d: %s" % (seed, "; ".join(better + notes)))
+    if problems:
+        fuzzer.finish(prog, directory, "DIFFERENCE", "; ".join(problems), "\n".join(details),
+                      count=len(problems))
+        return
+    fuzzer.finish(prog, directory, None, None, "\n".join(details))
+
+
+# --- staging NVPTX programs for a GPU machine (scripts/gpu-check.sh run) -----------
+
+STAGE_LINKAGES = [("full", "full"), ("partdef", "partitioned")]
+
+
+def stage_cc(tools, lang, arch):
+    return [tools.clangxx if lang == "cxx" else tools.clang, "-fopenmp", "--offload-arch=" + arch,
+            "--cuda-path=" + CUDA, "--libomptarget-nvptx-bc-path=" + OMP_LIBDIR, "-foffload-lto",
+            "-Wno-unused-command-line-argument"]
+
+
+def stage_one(fuzzer, seed, dest_root, arch):
+    """Seed's program for arch, linked for real with full LTO (full) and
+    --device-lto=partitioned (partdef) into dest_root/progs/fuzz-<seed>/<linkage>/
+    with RT (omp22) and EXPECTED (what the host-only build prints)."""
+    args, tools = fuzzer.args, fuzzer.tools
+    prog = make_program(args, seed)
+    directory = os.path.join(args.work, "stage-%d" % seed)
+    shutil.rmtree(directory, ignore_errors=True)
+    prog.write(directory)
+    env = build_env()
+    cxx = any(u.lang == "cxx" for u in prog.units)
+    for u in prog.units:
+        cmd = stage_cc(tools, u.lang, arch) + ["-O%d" % u.opt] + (["-g"] if u.debug else []) + [
+            "-c", u.source, "-o", u.obj]
+        rc, out, err = run(cmd, directory, env, args.timeout)
+        if rc != 0:
+            return "seed %d: %s does not compile: %s" % (seed, u.source, one_line(err, 300))
+    if any(u.archived for u in prog.units):
+        run(ar_cmd(tools, prog), directory, env, args.timeout)
+    truth = fuzzer.host_output(prog, directory, env)
+    if truth is None or not truth.startswith("exit 0\non device: 1\n"):
+        return "seed %d: the host-only build does not run: %s" % (seed, one_line(truth or "", 200))
+    expected = truth.split("\n", 1)[1]
+    name = "fuzz-%d" % seed
+    for linkage, mode in STAGE_LINKAGES:
+        dest = os.path.join(dest_root, "progs", name, linkage)
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(dest)
+        cmd = stage_cc(tools, "cxx" if cxx else "c", arch) + \
+            [u.obj for u in prog.units if not u.archived] + \
+            (["libfz.a"] if any(u.archived for u in prog.units) else []) + \
+            ["-B", tools.wrapper_dir, "-Wl,--no-cache", "-L" + OMP_LIBDIR, "-o", os.path.join(dest, name)]
+        if mode:
+            cmd.append("-Wl,--device-lto=" + mode)
+        rc, out, err = run(cmd, directory, env, args.timeout)
+        if rc != 0:
+            return "seed %d: the %s link failed: %s" % (seed, linkage, one_line(err, 300))
+        for line in err.splitlines():
+            if "offload-link's splitter" in line:
+                return "seed %d: %s: %s" % (seed, linkage, one_line(line, 300))
+        run(["strip", os.path.join(dest, name)], directory, env, args.timeout)
+        with open(os.path.join(dest, "RT"), "w") as f:
+            f.write("omp22\n")
+        with open(os.path.join(dest, "EXPECTED"), "w") as f:
+            f.write(expected)
+    if not args.keep:
+        shutil.rmtree(directory, ignore_errors=True)
+    return None
+
+
+def stage_gpu(fuzzer, seeds):
+    args = fuzzer.args
+    arch = [a for a in args.gpu_archs if a.startswith("sm_")]
+    if len(arch) != 1:
+        print("partition_fuzz.py: --stage-gpu needs one sm_XX among --target", file=sys.stderr)
+        return 2
+    arch = arch[0]
+    root = os.path.abspath(args.stage_gpu)
+    os.makedirs(os.path.join(root, "progs"), exist_ok=True)
+    failed = 0
+    for seed in seeds:
+        why = stage_one(fuzzer, seed, root, arch)
+        if why:
+            failed += 1
+            print("stage: " + why, flush=True)
+        else:
+            print("staged fuzz-%d: %s" % (seed, make_program(args, seed).describe()), flush=True)
+    # scripts/gpu-check.sh's libomptarget 22, when its stage has packed it.
+    tarball = os.path.join(SOURCE_DIR, ".gpu-check-cache", "rt", "omp22.tar.xz")
+    if os.path.exists(tarball):
+        os.makedirs(os.path.join(root, "rt"), exist_ok=True)
+        shutil.copy(tarball, os.path.join(root, "rt", "omp22.tar.xz"))
+    else:
+        print("stage: no %s: run scripts/gpu-check.sh stage once (it packs libomptarget 22), or "
+              "copy its rt/ here" % tarball)
+    with open(os.path.join(root, "STAGED"), "w") as f:
+        f.write("arch %s\nstaged %s by partition_fuzz.py --stage-gpu (seeds %s)\n" % (
+            arch, time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime()),
+            "%d..%d" % (seeds[0], seeds[-1]) if seeds == list(range(seeds[0], seeds[-1] + 1))
+            else ",".join(map(str, seeds))))
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(root) for f in fs)
+    print("staged %d programs (%d failed) into %s: %.1f MiB" % (len(seeds) - failed, failed, root,
+                                                               size / 1048576.0))
+    return 1 if failed else 0
+
+
+def make_program(args, seed):
+    return Program(seed, gpu_features=args.gpu_features, gpu_compile=bool(args.gpu_archs))
+
+
 def parse_seeds(args):
     if args.quick:
         return list(QUICK_SEEDS)
@@ -1299,20 +1870,48 @@ def main():
     ap.add_argument("--emit", metavar="DIR", help="write the seeds' sources and repro.sh to "
                     "DIR/seed-<N> and stop")
     ap.add_argument("--describe", action="store_true", help="print what each seed's program holds and stop")
+    ap.add_argument("--target", default="x86_64", help="x86_64 (default: built and run on the CPU "
+                    "device), or GPU architectures, e.g. sm_90,gfx942: compiled for all of them at once, "
+                    "linked (not run), each partition verified, each kernel's mode and resource class "
+                    "compared with full LTO's")
+    ap.add_argument("--gpu-features", action="store_true", help="add what GPU code has (team shared "
+                    "memory, a global object's virtual calls, an alias, printf in kernels); on with "
+                    "GPU targets; a seed's program without it is unchanged")
+    ap.add_argument("--stage-gpu", metavar="DIR", help="with --target sm_XX: link each seed's program "
+                    "for real (full LTO and partitioned) into DIR/progs/fuzz-<seed>/{full,partdef} for "
+                    "scripts/gpu-check.sh run, and stop")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
+    targets = [t.strip() for t in args.target.split(",") if t.strip()]
+    args.gpu_archs = [t for t in targets if t not in ("x86_64", TARGET)]
+    if args.gpu_archs and len(args.gpu_archs) != len(targets):
+        raise SystemExit("partition_fuzz.py: --target: x86_64 and GPU architectures are separate runs")
+    for arch in args.gpu_archs:
+        if not re.fullmatch(r"(sm_\d+a?|gfx\w+)", arch):
+            raise SystemExit("partition_fuzz.py: --target: sm_XX or gfxNNN, not '%s'" % arch)
+    if args.gpu_archs:
+        args.gpu_features = True
+        if args.modes == ",".join(MODES):
+            args.modes = ",".join(GPU_MODES)
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     seeds = parse_seeds(args)
 
     if args.describe:
         for seed in seeds:
-            print(Program(seed).describe())
+            print(make_program(args, seed).describe())
         return 0
 
     for tool in (args.clang, args.clangxx):
         if not shutil.which(tool):
             print("partition_fuzz.py: skipped: %s is not installed" % tool)
             return SKIP
+    if args.gpu_archs:
+        for need in ([os.path.join(CUDA, "bin", "nvlink")] if any(a.startswith("sm_") for a in
+                                                                 args.gpu_archs) else []) + \
+                [os.path.join(OMP_LIBDIR, "libomptarget.devicertl.a")]:
+            if not os.path.exists(need):
+                print("partition_fuzz.py: skipped: no %s" % need)
+                return SKIP
     if not os.path.exists(os.path.join(OMP_LIBDIR, "libomptarget.so")):
         print("partition_fuzz.py: skipped: libomptarget 19 (%s/libomptarget.so) is not installed"
               % OMP_LIBDIR)
@@ -1335,11 +1934,12 @@ def main():
 
     if args.emit:
         for seed in seeds:
-            prog = Program(seed)
+            prog = make_program(args, seed)
             d = os.path.join(args.emit, "seed-%d" % seed)
             prog.write(d)
             with open(os.path.join(d, "repro.sh"), "w") as f:
-                f.write(repro_script(tools, prog, args.modes))
+                f.write(gpu_repro_script(tools, prog, args.modes, args.gpu_archs) if args.gpu_archs
+                        else repro_script(tools, prog, args.modes))
             os.chmod(os.path.join(d, "repro.sh"), 0o755)
             print("%s: %s" % (d, prog.describe()))
         return 0
@@ -1352,15 +1952,19 @@ def main():
     findings = os.path.join(args.work, "findings")
     if os.path.exists(findings):
         shutil.rmtree(findings)
-    if not args.shim:
+    if not args.shim and not args.gpu_archs:
         print("partition_fuzz.py: note: no preload shim: the CPU plugin leaves /tmp/tmpfile_* "
               "files behind", file=sys.stderr)
 
     fuzzer = Fuzzer(args, tools)
+    if args.stage_gpu:
+        return stage_gpu(fuzzer, seeds)
     start = time.time()
-    print("partition_fuzz.py: %d programs (seeds %s), modes %s, %d jobs, work %s" % (
+    print("partition_fuzz.py: %d programs (seeds %s), target %s, modes %s, %d jobs, work %s" % (
         len(seeds), "%d..%d" % (seeds[0], seeds[-1]) if seeds == list(range(seeds[0], seeds[-1] + 1))
-        else ",".join(map(str, seeds)), ",".join(args.modes), args.jobs, args.work), flush=True)
+        else ",".join(map(str, seeds)), ",".join(targets) + (" with the GPU features" if
+                                                             args.gpu_features else ""),
+        ",".join(args.modes), args.jobs, args.work), flush=True)
 
     def task(seed):
         try:
@@ -1380,6 +1984,12 @@ def main():
     if fuzzer.differences:
         print("findings: %s/README" % findings)
     print("partition_fuzz.py: %.0f s" % (time.time() - start))
+    if args.gpu_archs:
+        print("%d kernels compared (kernel x target x mode); partitioned LTO better in %d "
+              "(fewer spills or stack, higher occupancy), shared memory different in %d"
+              % (fuzzer.kernels, fuzzer.better, fuzzer.shared_notes))
+        for kind, n in sorted(fuzzer.kinds.items()):
+            print("  kernels worse: %s: %d" % (kind, n))
     print("%d programs, %d links, %d differences" % (fuzzer.programs, fuzzer.links,
                                                      fuzzer.differences)
           + ("; %d where full LTO (the reference) differs from the host build and no "
