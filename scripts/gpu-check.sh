@@ -21,8 +21,8 @@
 #         runtime of both: libomptarget 22 from Debian's liboffload-22
 #         (downloaded with apt-get download into <checkout>/.gpu-check-cache,
 #         never installed), which reads the cubins CUDA 13 writes where
-#         libomptarget 19 cannot (docs/design.md, "Cubins the runtime cannot
-#         read"), and answers to libomptarget.so.19.1, the name clang 19's
+#         libomptarget 19 cannot (docs/design/device-links-and-cache-key.md,
+#         "Cubins the runtime cannot read"), and answers to libomptarget.so.19.1, the name clang 19's
 #         programs ask for;
 #   cuda  CUDA relocatable device code (-fgpu-rdc --offload-new-driver), the
 #         static CUDA runtime: clang 19 linked by offload-link (ours19), clang

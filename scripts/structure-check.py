@@ -7,7 +7,7 @@
 2. No loop of folders either: the same graph, file by folder.
 3. Each folder includes only what the layout lets it: the cache is a store
    and knows nothing of the device link, the command line or the driver.
-4. The picture of the folders in docs/design.md ("Overview") is the one
+4. The picture of the folders in docs/design.md ("The layout") is the one
    the code draws: --picture prints it, and a picture that differs fails.
 
     scripts/structure-check.py <build directory>
@@ -108,7 +108,7 @@ def loops(graph):
     return found
 
 
-# Folders in the order of the pipeline (docs/design.md, "Overview"), then
+# Folders in the order of the pipeline (docs/design.md, "The pipeline"), then
 # the ones beside it; the picture lists them so.
 FOLDER_ORDER = ["driver", "input", "group", "device", "wrap", "host", "cache", "commands",
                 "switch", "format", "support"]

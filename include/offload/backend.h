@@ -72,8 +72,7 @@ enum ol_lto_mode {
 				  modules are partitions lto() optimized (emit_bitcode) */
 };
 
-/* Which optimization remarks lto() returns (docs/design.md, "Optimizer
- * remarks"): those of the passes each pattern matches (LLVM regular
+/* Which optimization remarks lto() returns (docs/design/remarks.md): those of the passes each pattern matches (LLVM regular
  * expressions, as -pass-remarks takes them; NULL: none of that kind), or
  * every remark when `all` is set (for --remarks-file), each marked with
  * whether a pattern selected it. */
@@ -112,7 +111,7 @@ struct ol_lto_request {
 	/* Called around each phase (link, optimize, codegen) for the time
 	 * trace: begin != 0 opens a scope named name, 0 closes it.  May be NULL. */
 	void (*phase)(const char *name, int begin);
-	/* Partitioned LTO (docs/design.md, "Partitioned device LTO").
+	/* Partitioned LTO (docs/design/partitioned-lto.md).
 	 * split(): the partition each module's definitions go to (nmodules
 	 * entries below npartitions). */
 	const unsigned *module_partition;
@@ -150,14 +149,14 @@ struct ol_wrap_sycl_image {
 /* Where the OpenMP images of a relocatable link (-r) live: a name LLVM's
  * codegen types SHT_PROGBITS (not ".llvm.offloading*", which it types
  * SHT_LLVM_OFFLOADING), so that no later wrapper, ours or upstream's,
- * extracts these already registered images again (docs/design.md,
+ * extracts these already registered images again (docs/design/host-linking.md,
  * "Relocatable links"). */
 #define OL_RELOCATABLE_IMAGES_SECTION ".omp_offloading.images"
 
 /* The layout clang-offload-wrapper (LLVM 14 and AMD's fork) gives its
  * OpenMP module: 16's, with raw images and no section, plus AMD's image
- * info records when target IDs are given (docs/design.md, "The wrap
- * command").  A flavor of OL_WRAP_OPENMP only. */
+ * info records when target IDs are given (docs/design/wrapping.md, "The
+ * wrap command").  A flavor of OL_WRAP_OPENMP only. */
 #define OL_WRAP_FLAVOR_LEGACY 14
 
 struct ol_wrap_request {

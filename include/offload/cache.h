@@ -1,6 +1,6 @@
 /*
  * cache: the device-link cache, a content-addressed store
- * (docs/design.md, "The device-link cache").  A key is 64 hex digits; what
+ * (docs/design/cache-and-remote-stores.md).  A key is 64 hex digits; what
  * it is made of is the device link's business (offload/job_key.h).  A hit
  * is the linked image, read back instead of linking.
  *

@@ -34,7 +34,7 @@
 
 /* Which upstream release to behave like: decides the `--` handling, the
  * entries ABI of the wrapper module, OffloadKind numbering, etc.  AUTO means
- * "detect from the inputs" (see docs/design.md). */
+ * "detect from the inputs" (see docs/design/flavors-and-backends.md). */
 enum ol_flavor { OL_FLAVOR_AUTO = 0, OL_FLAVOR_16 = 16, OL_FLAVOR_19 = 19, OL_FLAVOR_22 = 22 };
 
 enum ol_opt_id {

@@ -1,6 +1,6 @@
 /*
  * device_remarks: the device LTO's optimization remarks, from the backend
- * to the user (docs/design.md, "Optimizer remarks").  A group collects the
+ * to the user (docs/design/remarks.md).  A group collects the
  * remarks of every LTO run of its link (whole or per partition) in
  * g->remark_records; the cache keeps them beside the product they came
  * with, so a relink served from the cache reports what the link that made

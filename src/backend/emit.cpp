@@ -7,8 +7,8 @@
  * default made without a triple, which does not take sqrt and sqrtf for
  * libm's: PartiallyInlineLibCalls then kept every sqrt/sqrtf a libm call
  * where upstream's code has the instruction (sqrtss on x86_64) and calls
- * libm only for a negative input.  docs/design.md, "Device links": code
- * generation.
+ * libm only for a negative input.  docs/design/device-links-and-cache-key.md,
+ * "Code generation".
  *
  * Built as clone_defining.cpp is (C++17, no exceptions, no RTTI).
  */

@@ -1,6 +1,6 @@
 /*
  * partition: split(), the first half of partitioned device LTO
- * (docs/design.md, "Partitioned device LTO").
+ * (docs/design/partitioned-lto.md).
  *
  * The inputs are linked and internalized as for full LTO; the merged module
  * is then cut into the partitions the caller asked for, each input module's

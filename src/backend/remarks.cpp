@@ -1,6 +1,6 @@
 /*
  * remarks: the optimization remarks of an LTO run, collected for the
- * executable (docs/design.md, "Optimizer remarks").
+ * executable (docs/design/remarks.md).
  *
  * The C API's diagnostic callback sees a remark only as a severity and a
  * printed line, and cannot say which remarks are wanted: the context's

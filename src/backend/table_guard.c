@@ -1,6 +1,6 @@
 /*
  * table_guard: keeps OpenMPOpt's Attributor from folding a read of a table
- * to the wrong element (docs/design.md, "Tables and LLVM's Attributor").
+ * to the wrong element (docs/design/table-guard.md).
  *
  * In an OpenMP device module, OpenMPOpt runs the Attributor over the whole
  * program before anything is inlined.  When a load's pointer may be one of

@@ -1,6 +1,6 @@
 /*
- * remote: the device-link cache's remote tier (docs/design.md, "Remote
- * storage"): entries shared through the Redis and HTTP stores that ccache
+ * remote: the device-link cache's remote tier
+ * (docs/design/cache-and-remote-stores.md, "Remote storage"): entries shared through the Redis and HTTP stores that ccache
  * users already run.
  *
  * Configuration (--remote-storage= / OFFLOAD_LINK_REMOTE_STORAGE) reads like

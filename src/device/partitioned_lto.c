@@ -1,6 +1,5 @@
 /*
- * partitioned_lto: --device-lto=partitioned (docs/design.md, "Partitioned
- * device LTO").  In place of one LTO of a group's bitcode:
+ * partitioned_lto: --device-lto=partitioned (docs/design/partitioned-lto.md).  In place of one LTO of a group's bitcode:
  *
  *   1. the input modules are cut into partitions of N consecutive modules
  *      (a partition never mixes two archives, or an archive and objects);

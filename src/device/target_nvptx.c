@@ -381,8 +381,8 @@ static void nvptx_identify(const struct ol_group *g, const struct ol_link_contex
 }
 
 /* How the CUDA plugin of each emulated release's libomptarget reads a cubin's
- * header, from their sources (docs/design.md, "Cubins the runtime cannot
- * read"): 16 checks e_machine and the image's "arch" string only; 19
+ * header, from their sources (docs/design/device-links-and-cache-key.md,
+ * "Cubins the runtime cannot read"): 16 checks e_machine and the image's "arch" string only; 19
  * (Utils/ELF.cpp checkMachineImpl, cuda/src/rtl.cpp isELFCompatible) takes
  * the SM number from the low byte of e_flags and wants sm_35 to sm_90 with
  * 64-bit addressing there, so a version 8 cubin (low byte 4) is "not

@@ -78,8 +78,8 @@ struct last_seen {
 };
 
 /* Input modules in a partition when nothing, or --device-lto=partitioned
- * without a number, says how many: the default device LTO (docs/design.md,
- * "Partitioned device LTO"). */
+ * without a number, says how many: the default device LTO (docs/design/partitioned-lto.md).
+ */
 #define DEVICE_LTO_DEFAULT_UNITS 4
 
 /* "full" (0), "partitioned" or "partitioned:N" (N >= 1) into *units. */

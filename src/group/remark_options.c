@@ -1,6 +1,6 @@
 /*
  * remark_options: which optimization remarks a group's device LTO collects
- * (docs/design.md, "Optimizer remarks"), from every spelling a link line
+ * (docs/design/remarks.md), from every spelling a link line
  * can carry them in:
  *
  *   --pass-remarks=, --pass-remarks-missed=, --pass-remarks-analysis=

@@ -1,6 +1,6 @@
 /*
  * relocatable: finishing the output of a relocatable link.  See
- * offload/relocatable.h, and docs/design.md "Relocatable links" for why
+ * offload/relocatable.h, and docs/design/host-linking.md, "Relocatable links", for why
  * llvm-objcopy does the edit rather than libelf.
  */
 #include "offload/relocatable.h"

@@ -1,7 +1,7 @@
 /*
  * switch: "offload-link enable|disable|status", the one switch that makes
  * the clang already on the machine run offload-link as its linker wrapper,
- * and takes it back (docs/usage.md, "The switch"; docs/design.md).
+ * and takes it back (docs/usage.md, "The switch"; docs/design/switch.md).
  *
  * clang 16 and later read default configuration files from the directory of
  * the clang binary, /usr/lib/llvm-<N>/bin for Debian's; Debian builds clang

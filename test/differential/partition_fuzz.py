@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Differential fuzzer of partitioned device LTO (docs/design.md, "Partitioned
-device LTO"): random multi-unit OpenMP offloading programs, linked through
+"""Differential fuzzer of partitioned device LTO (docs/design/partitioned-lto.md): random multi-unit OpenMP offloading programs, linked through
 offload-link with full device LTO (the default, the reference) and with
 --device-lto=partitioned:1, partitioned:2 and partitioned, run on
 libomptarget 19's CPU device; every program must print the same and exit the
@@ -51,7 +50,7 @@ lines (line by line: where a mode differs from full LTO it must print the
 host's line), the device code is wrong before the partitions are made,
 which is kept as FULL-LTO-WRONG and counted apart, not as a difference.
 What it was: LLVM's Attributor folding table reads in the device LTO, which
-offload-link now prevents (docs/design.md, "Tables and LLVM's Attributor");
+offload-link now prevents (docs/design/table-guard.md);
 what is left is clang 19's own compile of a unit under -g, whose
 bitcode already calls the wrong entry of a function table (every mode, and
 upstream's wrapper, print the same).  Each FULL-LTO-WRONG program is built

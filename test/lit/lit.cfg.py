@@ -55,7 +55,7 @@ config.environment["OFFLOAD_LINK_NO_CACHE"] = "1"
 # Messages and sorting must not depend on the caller's locale.
 config.environment["LC_ALL"] = "C"
 # OL_TEST_DEVICE_LTO=partitioned[:N] runs the suite with partitioned device
-# LTO (docs/design.md, "Partitioned device LTO"); a user's own
+# LTO (docs/design/partitioned-lto.md); a user's own
 # OFFLOAD_LINK_DEVICE_LTO never leaks in.
 config.environment.pop("OFFLOAD_LINK_DEVICE_LTO", None)
 if os.environ.get("OL_TEST_DEVICE_LTO"):

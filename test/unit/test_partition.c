@@ -2,8 +2,7 @@
  * Unit tests for the partitioner of partitioned device LTO (the backend's
  * split(), src/backend/partition.c) on small host modules: no OpenMP
  * runtime, no GPU toolchain, only clang-22 and llvm-dis-22 of the LLVM the
- * backend is built with.  The rules of docs/design.md ("Partitioned device
- * LTO"), each on the smallest module that shows it:
+ * backend is built with.  The rules of docs/design/partitioned-lto.md, each on the smallest module that shows it:
  *
  *   tables    a constant table of pointers that a function of one unit
  *             reads, called from the other unit: both partitions hold it in

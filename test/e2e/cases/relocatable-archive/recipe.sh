@@ -1,4 +1,4 @@
-# The seed's relocatable example (docs/design.md, "Relocatable links"): foo.c
+# The seed's relocatable example (docs/design/host-linking.md, "Relocatable links"): foo.c
 # linked ahead of time by "clang --offload-link -r" through the wrapper under
 # test, archived, then used by (a) gcc with the OpenMP runtime, (b) clang
 # with no offloading flag, (c) an offload link of a program with a target

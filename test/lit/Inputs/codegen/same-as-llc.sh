@@ -1,8 +1,8 @@
 #!/bin/sh
 # same-as-llc.sh OFFLOAD_LINK RELEASE LEVEL MODULE.ll TRIPLE ARCH DIR [LLC OPTION...]
 #
-# offload-link's code generation against llc's (docs/design.md, "Device
-# links": code generation): MODULE.ll, assembled by LLVM RELEASE's llvm-as and packaged
+# offload-link's code generation against llc's (docs/design/device-links-and-cache-key.md,
+# "Code generation"): MODULE.ll, assembled by LLVM RELEASE's llvm-as and packaged
 # for TRIPLE and ARCH ("" for none), is linked by offload-link behaving as
 # RELEASE at -O LEVEL under --save-temps in DIR (its log must say that it
 # loaded LLVM RELEASE's backend and ran at that level).  The module the link
