@@ -3,14 +3,18 @@
  * addressing with linear probing over records of one size, each with its
  * 64-bit hash beside it (0 marks an empty slot, so a hash of 0 is stored
  * as 1).  The table owns its slots, not what a record points to; a record's
- * address is valid until the next insertion.  Dies when memory runs out, as
- * the ol_x* allocators do.
+ * address is valid until the next insertion.  ol_hashtab_insert dies when
+ * memory runs out, as the ol_x* allocators do; ol_hashtab_try_insert says
+ * so instead, for the LLVM backend, which compiles hashtab.c into itself
+ * and dies on nothing.
  */
 #ifndef OFFLOAD_HASHTAB_H
 #define OFFLOAD_HASHTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "offload/diag.h"
 
 struct ol_hashtab {
 	uint64_t *hashes;
@@ -27,9 +31,18 @@ typedef int (*ol_hashtab_eq)(const void *record, const void *key);
 /* The record of `key` (whose hash is `hash`), or NULL. */
 void *ol_hashtab_find(const struct ol_hashtab *t, uint64_t hash, ol_hashtab_eq eq, const void *key);
 /* The record of `key`, added zeroed when it was not there (*added says so;
- * the caller fills it in). */
-void *ol_hashtab_insert(struct ol_hashtab *t, uint64_t hash, ol_hashtab_eq eq, const void *key,
-			int *added);
+ * the caller fills it in); NULL when memory runs out, the table as it was. */
+void *ol_hashtab_try_insert(struct ol_hashtab *t, uint64_t hash, ol_hashtab_eq eq,
+			    const void *key, int *added);
+static inline void *ol_hashtab_insert(struct ol_hashtab *t, uint64_t hash, ol_hashtab_eq eq,
+				      const void *key, int *added)
+{
+	void *record = ol_hashtab_try_insert(t, hash, eq, key, added);
+
+	if (!record)
+		ol_fatal("out of memory");
+	return record;
+}
 void ol_hashtab_release(struct ol_hashtab *t);
 
 /* Hashes for keys: bytes and strings (FNV-1a), pointers (a mix of their bits). */

@@ -19,6 +19,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "backend_impl.h"
+#include "offload/hashtab.h"  /* compiled into the backend (CMakeLists.txt) */
 #include "offload/strvec.h"   /* ol_starts_with (inline: no link to olcore) */
 
 static int compare_strings(const void *a, const void *b)
@@ -210,60 +211,56 @@ static LLVMModuleRef parse_module(LLVMContextRef ctx, struct ol_be_diag *diag,
  * linker already prefers a strong definition and keeps the first of equals.
  */
 struct name_set {
-	char **slots;                  /* open addressing, NULL = empty */
-	size_t cap, count;
+	struct ol_hashtab table;       /* of struct name_slot */
 };
 
-static size_t name_hash(const char *name, size_t len)
+struct name_slot {
+	char *name;                    /* malloc'd, NUL-terminated */
+	size_t len;
+};
+
+struct name_key {
+	const char *name;
+	size_t len;
+};
+
+static int slot_names(const void *record, const void *key)
 {
-	size_t h = 14695981039346656037ull;
+	const struct name_slot *slot = record;
+	const struct name_key *k = key;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
-	return h;
-}
-
-static char **name_slot(const struct name_set *set, const char *name, size_t len)
-{
-	size_t i = name_hash(name, len) & (set->cap - 1);
-
-	while (set->slots[i] && (strlen(set->slots[i]) != len || memcmp(set->slots[i], name, len)))
-		i = (i + 1) & (set->cap - 1);
-	return &set->slots[i];
+	return slot->len == k->len && memcmp(slot->name, k->name, k->len) == 0;
 }
 
 /* 1: added; 0: already there; -1: out of memory. */
 static int name_set_add(struct name_set *set, const char *name, size_t len)
 {
-	char **slot;
+	struct name_key key = { name, len };
+	uint64_t hash = ol_hash_bytes(OL_HASH_SEED, name, len);
+	struct name_slot *slot;
+	char *copy;
+	int added;
 
-	if (2 * (set->count + 1) > set->cap) {
-		struct name_set bigger = { NULL, set->cap ? 2 * set->cap : 256, set->count };
-
-		bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
-		if (!bigger.slots)
-			return -1;
-		for (size_t i = 0; i < set->cap; i++)
-			if (set->slots[i])
-				*name_slot(&bigger, set->slots[i], strlen(set->slots[i])) = set->slots[i];
-		free(set->slots);
-		*set = bigger;
-	}
-	slot = name_slot(set, name, len);
-	if (*slot)
+	if (ol_hashtab_find(&set->table, hash, slot_names, &key))
 		return 0;
-	*slot = ol_be_strndup(name, len);
-	if (!*slot)
+	copy = ol_be_strndup(name, len);
+	slot = copy ? ol_hashtab_try_insert(&set->table, hash, slot_names, &key, &added) : NULL;
+	if (!slot) {
+		free(copy);
 		return -1;
-	set->count++;
+	}
+	slot->name = copy;
+	slot->len = len;
 	return 1;
 }
 
 static void name_set_release(struct name_set *set)
 {
-	for (size_t i = 0; i < set->cap; i++)
-		free(set->slots[i]);
-	free(set->slots);
+	for (size_t i = 0; i < set->table.cap; i++)
+		if (set->table.hashes[i])
+			free(((struct name_slot *)(set->table.records +
+						   i * set->table.record_size))->name);
+	ol_hashtab_release(&set->table);
 }
 
 /* A definition that loses to an earlier one becomes a declaration, as
@@ -362,7 +359,7 @@ static int prepare_input(LLVMModuleRef mod, const struct ol_lto_request *req, si
 static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
 				 const struct ol_lto_request *req, char **err)
 {
-	struct name_set defined = { NULL, 0, 0 };
+	struct name_set defined = { OL_HASHTAB_INIT(struct name_slot) };
 	LLVMModuleRef dest = parse_module(ctx, diag, req, 0, err);
 
 	if (dest && prepare_input(dest, req, 0, &defined, err)) {

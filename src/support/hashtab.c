@@ -1,6 +1,6 @@
-/* hashtab: open addressing, linear probing, half full at most (offload/hashtab.h). */
+/* hashtab: open addressing, linear probing, half full at most (offload/hashtab.h).
+ * Plain C and libc: the LLVM backend compiles this file into itself. */
 #include "offload/hashtab.h"
-#include "offload/diag.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,12 +65,18 @@ void *ol_hashtab_find(const struct ol_hashtab *t, uint64_t hash, ol_hashtab_eq e
 	return t->hashes[i] ? record_at(t, i) : NULL;
 }
 
-static void grow(struct ol_hashtab *t)
+/* 0, or -1 when memory runs out (the table as it was). */
+static int grow(struct ol_hashtab *t)
 {
 	struct ol_hashtab bigger = { NULL, NULL, t->record_size, t->cap ? 2 * t->cap : 64, t->n };
 
-	bigger.hashes = ol_xcalloc(bigger.cap, sizeof(*bigger.hashes));
-	bigger.records = ol_xcalloc(bigger.cap, t->record_size);
+	bigger.hashes = calloc(bigger.cap, sizeof(*bigger.hashes));
+	bigger.records = calloc(bigger.cap, t->record_size ? t->record_size : 1);
+	if (!bigger.hashes || !bigger.records) {
+		free(bigger.hashes);
+		free(bigger.records);
+		return -1;
+	}
 	for (size_t i = 0; i < t->cap; i++) {
 		size_t j;
 
@@ -85,15 +91,17 @@ static void grow(struct ol_hashtab *t)
 	free(t->hashes);
 	free(t->records);
 	*t = bigger;
+	return 0;
 }
 
-void *ol_hashtab_insert(struct ol_hashtab *t, uint64_t hash, ol_hashtab_eq eq, const void *key,
-			int *added)
+void *ol_hashtab_try_insert(struct ol_hashtab *t, uint64_t hash, ol_hashtab_eq eq,
+			    const void *key, int *added)
 {
 	size_t i;
 
-	if (2 * (t->n + 1) > t->cap)
-		grow(t);
+	*added = 0;
+	if (2 * (t->n + 1) > t->cap && grow(t) < 0)
+		return NULL;
 	hash = stored(hash);
 	i = probe(t, hash, eq, key);
 	*added = !t->hashes[i];

@@ -1,0 +1,241 @@
+/*
+ * partition_roles: owned, copy and import (partition.c tells the rules).
+ * Each node's role before any reach is known, the OpenMP runtime's helpers
+ * a partition with a kernel holds, what each partition reaches and holds
+ * of every node, the promotions that settles, and what a partition's
+ * llvm.compiler.used must keep so that its optimizer sees every global as
+ * used wherever full LTO does.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "partition_impl.h"
+
+/* A definition another partition may hold as available_externally: one
+ * whose every copy is the same code (no weak or common interposition). */
+static int odr_linkage(LLVMLinkage linkage)
+{
+	return linkage == LLVMExternalLinkage || linkage == LLVMWeakODRLinkage ||
+	       linkage == LLVMLinkOnceODRLinkage;
+}
+
+/* Roles, before any reach is known. */
+void splitter_assign_role(struct node *n, unsigned unit_part)
+{
+	LLVMValueRef gv = n->gv;
+	LLVMLinkage linkage = LLVMGetLinkage(gv);
+
+	n->part = unit_part;
+	if (LLVMIsDeclaration(gv)) {
+		n->role = ROLE_DECLARATION;
+	} else if (linkage == LLVMAppendingLinkage) {
+		n->role = ROLE_OWNED;
+		n->part = 0;
+	} else if (n->is_function) {
+		n->role = is_local(linkage) ? ROLE_COPY : ROLE_OWNED;
+		n->importable = n->role == ROLE_OWNED && odr_linkage(linkage) && !n->kernel;
+	} else if (is_local(linkage)) {
+		/* Constants whose address nothing compares, and LDS whose life
+		 * is one block's. */
+		n->role = (LLVMIsGlobalConstant(gv) && LLVMGetUnnamedAddress(gv) != LLVMNoUnnamedAddr) ||
+					  is_lds(gv)
+				  ? ROLE_COPY
+				  : ROLE_OWNED;
+		n->importable = n->role == ROLE_OWNED && LLVMIsGlobalConstant(gv);
+	} else {
+		n->role = ROLE_OWNED;
+		n->importable = LLVMIsGlobalConstant(gv) && odr_linkage(linkage);
+	}
+}
+
+/* AMDGPU: an owned function (not a kernel) that touches LDS. */
+int splitter_owned_function_touches_lds(const struct splitter *s)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct node *n = &s->nodes[i];
+
+		if (n->role == ROLE_OWNED && n->is_function && n->touches_lds && !n->kernel)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The device runtime's functions that OpenMPOpt calls in code it writes
+ * (SPMD-ization's guards and barriers, the custom state machine).  In full
+ * LTO other kernels keep them alive until it runs; a partition whose
+ * kernels do not call them would get a bare declaration, which no object
+ * defines.  A partition with a kernel holds them, kept (llvm.compiler.used)
+ * until then and after.
+ */
+static const char *const omp_helpers[] = {
+	"__kmpc_get_hardware_thread_id_in_block", "__kmpc_get_hardware_num_threads_in_block",
+	"__kmpc_get_warp_size", "__kmpc_barrier_simple_spmd", "__kmpc_barrier_simple_generic",
+	"__kmpc_kernel_parallel", "__kmpc_kernel_end_parallel",
+};
+
+void splitter_mark_omp_helpers(struct splitter *s)
+{
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const char *name;
+		size_t len = 0;
+
+		if (!s->nodes[i].is_function || s->nodes[i].is_alias ||
+		    LLVMIsDeclaration(s->nodes[i].gv))
+			continue;
+		name = LLVMGetValueName2(s->nodes[i].gv, &len);
+		for (size_t k = 0; k < sizeof(omp_helpers) / sizeof(omp_helpers[0]); k++)
+			if (strlen(omp_helpers[k]) == len && memcmp(name, omp_helpers[k], len) == 0)
+				s->nodes[i].omp_helper = 1;
+	}
+}
+
+/* What partition p holds, in s->presence: from its owned nodes (and, with a
+ * kernel among them, the OpenMP helpers), through the references of what it
+ * defines or imports. */
+void splitter_reach(struct splitter *s, unsigned p)
+{
+	size_t top = 0;
+	int kernel = 0;
+
+	memset(s->presence, ABSENT, s->nnodes);
+	for (size_t i = 0; i < s->nnodes; i++) {
+		if (s->nodes[i].role == ROLE_OWNED && s->nodes[i].part == p) {
+			s->presence[i] = DEFINED;
+			s->stack[top++] = i;
+			kernel |= s->nodes[i].kernel;
+		}
+	}
+	for (size_t i = 0; kernel && i < s->nnodes; i++) {
+		if (s->nodes[i].omp_helper && s->presence[i] == ABSENT) {
+			s->presence[i] = s->nodes[i].role == ROLE_OWNED && !s->nodes[i].touches_lds
+						 ? DECLARED : s->nodes[i].role == ROLE_OWNED
+						 ? PRIVATE_COPY : DEFINED;
+			if (s->presence[i] != DECLARED)
+				s->stack[top++] = i;
+		}
+	}
+	while (top) {
+		struct node *from = &s->nodes[s->stack[--top]];
+
+		for (size_t r = 0; r < from->nrefs; r++) {
+			size_t to = ref_node(from->refs[r]);
+			struct node *n = &s->nodes[to];
+			unsigned char presence;
+
+			if (s->presence[to] != ABSENT)
+				continue;
+			if (n->role == ROLE_COPY || (n->role == ROLE_OWNED && n->part == p))
+				presence = DEFINED;
+			else if (n->role == ROLE_OWNED && n->is_function && !n->kernel &&
+				 (n->touches_lds || n->copyable))
+				presence = PRIVATE_COPY;
+			else if (n->role == ROLE_OWNED && n->importable && s->imports)
+				presence = IMPORTED;
+			else if (n->is_alias && n->aliasee_direct && s->imports &&
+				 s->nodes[n->aliasee].importable)
+				presence = VIA_ALIASEE;
+			else
+				presence = DECLARED;
+			s->presence[to] = presence;
+			if (n->last_reach != p + 1) {
+				n->last_reach = p + 1;
+				n->reached_by += n->reached_by < 2;
+			}
+			if (n->role == ROLE_OWNED && n->part != p && presence != VIA_ALIASEE &&
+			    presence != PRIVATE_COPY)
+				n->promote = is_local(LLVMGetLinkage(n->gv));
+			if (presence != DECLARED)
+				s->stack[top++] = to;
+		}
+	}
+}
+
+/*
+ * A local function whose address two partitions take must have one
+ * address: it becomes owned by its module's partition.  The first round
+ * of reaches finds them; a second round settles the promotions this makes.
+ */
+void splitter_settle_roles(struct splitter *s)
+{
+	int changed = 0;
+
+	for (unsigned p = 0; p < s->npartitions; p++)
+		splitter_reach(s, p);
+	for (size_t i = 0; i < s->nnodes; i++) {
+		struct node *n = &s->nodes[i];
+
+		if (n->role == ROLE_COPY && n->is_function && n->address_taken && n->reached_by > 1 &&
+		    !n->touches_lds) {
+			n->role = ROLE_OWNED;
+			n->importable = 1;
+			changed = 1;
+		}
+	}
+	/* An alias follows its object into its new role. */
+	for (size_t i = s->nglobals + s->nfunctions; changed && i < s->nnodes; i++) {
+		s->nodes[i].role = s->nodes[s->nodes[i].aliasee].role;
+		s->nodes[i].part = s->nodes[s->nodes[i].aliasee].part;
+	}
+	if (changed)
+		for (unsigned p = 0; p < s->npartitions; p++)
+			splitter_reach(s, p);
+}
+
+/* Whether a global held here is the one full LTO has, as far as its
+ * escapes go: an owned global (defined here or imported), or a private
+ * copy of a constant, whose contents the optimizer reads as full LTO reads
+ * the one constant.  Not a copy of a function or of shared memory: only
+ * this partition's code can reach it, and the optimizer must keep seeing
+ * all its uses (OpenMPOpt folds the device runtime's state in shared
+ * memory from them). */
+static int mirrors_escapes(const struct node *n, unsigned char presence)
+{
+	if (n->is_alias || presence == PRIVATE_COPY)
+		return 0;
+	if (n->role == ROLE_OWNED)
+		return 1;
+	return !n->is_function && !is_lds(n->gv);
+}
+
+/*
+ * What must join the partition's llvm.compiler.used, in s->keep: private
+ * copies of exported functions, and every global it holds whose address
+ * full LTO sees let out by something this partition lacks (an llvm.used
+ * list, a table in another partition, a function there).  The optimizer
+ * must not find fewer uses of a global here than in the merged module:
+ * LLVM's Attributor, for one, folds a load from a table it believes no one
+ * else can see to the wrong element (clang's `.NAMES.ref` of a `declare
+ * target` table prevents that in full LTO).
+ */
+size_t splitter_mark_kept(struct splitter *s)
+{
+	size_t kept = 0;
+
+	memset(s->keep, 0, s->nnodes);
+	/* A private copy of a function the merged module exports: full LTO
+	 * does not know all its callers, and neither may this partition (the
+	 * Attributor specialized such a copy's table loads to one element). */
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->presence[i] == PRIVATE_COPY && s->nodes[i].is_function && !s->nodes[i].promote &&
+		    !is_local(LLVMGetLinkage(s->nodes[i].gv)))
+			s->keep[i] = 1;
+	/* Tables are guarded when each partition is optimized, as the whole
+	 * module is (table_guard.c). */
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct node *from = &s->nodes[i];
+
+		if (holds_body(s->presence[i]))
+			continue;
+		for (size_t r = 0; r < from->nrefs; r++) {
+			size_t to = ref_node(from->refs[r]);
+
+			if (ref_escapes(from->refs[r]) && holds_body(s->presence[to]) &&
+			    mirrors_escapes(&s->nodes[to], s->presence[to]))
+				s->keep[to] = 1;
+		}
+	}
+	for (size_t i = 0; i < s->nnodes; i++)
+		kept += s->keep[i];
+	return kept;
+}
