@@ -44,13 +44,13 @@
  *
  * The graph is built in partition_graph.c, the roles worked out in
  * partition_roles.c, the partitions cut in partition_clone.c; what they
- * share is partition_impl.h.
+ * share is splitter.h.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "partition_impl.h"
+#include "splitter.h"
 
 static int has_ifuncs(LLVMModuleRef mod)
 {

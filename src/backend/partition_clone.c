@@ -13,7 +13,7 @@
 
 #include <llvm-c/Comdat.h>
 
-#include "partition_impl.h"
+#include "splitter.h"
 
 /* A name PTX and every object format accept, unique in the module. */
 void splitter_promote(LLVMModuleRef mod, LLVMValueRef gv)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "partition_impl.h"
+#include "splitter.h"
 
 /* An entry of s->map. */
 struct node_slot {

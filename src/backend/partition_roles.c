@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "partition_impl.h"
+#include "splitter.h"
 
 /* A definition another partition may hold as available_externally: one
  * whose every copy is the same code (no weak or common interposition). */

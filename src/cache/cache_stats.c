@@ -1,6 +1,7 @@
 /*
  * stats: the cache directory's counters and its size limit; what
- * `offload-link cache stats|prune|clear` does (src/commands/cache.c prints).
+ * `offload-link cache stats|prune|clear` does (src/commands/cache_command.c
+ * prints).
  *
  * <dir>/stats holds "name value" lines; each link adds its counters under an
  * exclusive flock(2), a few microseconds.  The same lock is held while the

@@ -1,6 +1,7 @@
 /*
- * cache: `offload-link cache stats|prune|clear`, the device-link cache seen
- * from the shell.  The store does the work (ol_cache_maintain); this prints.
+ * cache_command: `offload-link cache stats|prune|clear`, the device-link
+ * cache seen from the shell.  The store does the work (ol_cache_maintain);
+ * this prints.
  */
 #include "commands_internal.h"
 #include "offload/cache.h"

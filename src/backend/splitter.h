@@ -1,5 +1,5 @@
 /*
- * partition_impl.h: what the files of the splitter share (partitioned
+ * splitter.h: what the files of the splitter share (partitioned
  * device LTO, docs/design.md "Partitioned device LTO"; the rules are told
  * at the top of partition.c).
  *
@@ -15,8 +15,8 @@
  *   partition_clone.c  each partition cut from the merged module: promoted
  *                      names, the clone's linkage, its bitcode and key.
  */
-#ifndef OFFLOAD_PARTITION_IMPL_H
-#define OFFLOAD_PARTITION_IMPL_H
+#ifndef OFFLOAD_BACKEND_SPLITTER_H
+#define OFFLOAD_BACKEND_SPLITTER_H
 
 #include <stddef.h>
 #include <stdint.h>
