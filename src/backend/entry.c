@@ -1,7 +1,8 @@
 /*
- * backend: the function table the executable finds with
- * dlsym(OL_BACKEND_ENTRY), and init().  This is the only symbol the module
- * exports; everything else is hidden (C_VISIBILITY_PRESET hidden).
+ * entry: the module's entry, the function table the executable finds with
+ * dlsym(OL_BACKEND_ENTRY) (offload/backend.h), and init().  This is the
+ * only symbol the module exports; everything else is hidden
+ * (C_VISIBILITY_PRESET hidden).
  */
 #include <dlfcn.h>
 #include <pthread.h>
