@@ -9,12 +9,22 @@
    and knows nothing of the device link, the command line or the driver.
 4. The picture of the folders in docs/design.md ("The layout") is the one
    the code draws: --picture prints it, and a picture that differs fails.
+5. At most MAX_ARROWS_UP arrows run back up.  The rooms (the folders of
+   src/, and "include" for the headers of include/offload/ that declare no
+   function a source defines) stand on the floors of FLOORS; an arrow from
+   one room to another is a file of the first calling a function of a file
+   of the second, or including a header of the second (a header belongs to
+   the room that defines what it declares); one from a lower floor to a
+   higher one runs back up.
 
     scripts/structure-check.py <build directory>
     scripts/structure-check.py --picture <build directory>
 
-Prints each loop (its files and who calls whom), each forbidden include and
-a stale picture; exit status 1 when there is any.
+Prints each loop (its files and who calls whom), each forbidden include, a
+stale picture and each arrow that runs back up (its rooms, then each pair of
+files that draws it); exit status 1 when there is a loop, a forbidden
+include, a stale picture, a room on no floor, or more arrows back up than
+MAX_ARROWS_UP.
 """
 
 import collections
@@ -45,8 +55,9 @@ FORBIDDEN_INCLUDES = {
 }
 
 
-def call_graph(build):
-    """file -> files whose functions it calls, over every object of src/."""
+def call_graph(build, defined_out=None):
+    """file -> files whose functions it calls, over every object of src/;
+    defined_out, a dict, gets symbol -> the file defining it."""
     defined, used = {}, collections.defaultdict(set)
     objects = glob.glob(os.path.join(glob.escape(build), "CMakeFiles", "*.dir", "src", "**",
                                      "*.c.o"), recursive=True)
@@ -65,6 +76,8 @@ def call_graph(build):
                 defined[fields[2]] = source
             elif len(fields) == 2 and fields[0] == "U":
                 used[source].add(fields[1])
+    if defined_out is not None:
+        defined_out.update(defined)
     graph = collections.defaultdict(set)
     for source, symbols in used.items():
         for symbol in symbols:
@@ -168,6 +181,84 @@ def forbidden_includes():
     return bad
 
 
+# The floors of the rooms, from the ground up (docs/design.md, "The layout"):
+# a room stands above the rooms it calls and whose headers it includes.
+FLOORS = [
+    ["support"],                     # the ground: every room uses it
+    ["format", "switch", "remote"],  # byte formats; the switch; the remote protocols
+    ["include", "cache"],            # headers that declare no function; the store
+    ["driver"],                      # the command line, which the stages after it read
+    ["input", "backend", "host"],    # inputs; the LLVM plugin; the host link
+    ["device", "commands"],          # device links; the companion commands
+    ["wrap", "group"],               # what prepares the device links and wraps their images
+]
+MAX_ARROWS_UP = 4
+INCLUDE_RE = re.compile(r'\s*#\s*include\s+"([^"]+)"')
+NAME_RE = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+def header_room(header, defined):
+    """The room of include/offload/<header>: the one whose files define most
+    of the functions it names (on a tie, the one with a source of the
+    header's name); "include" when it names none."""
+    text = open(os.path.join(SOURCE_DIR, header), encoding="utf-8").read()
+    rooms = collections.Counter(defined[name].split("/")[1]
+                                for name in NAME_RE.findall(text) if name in defined)
+    if not rooms:
+        return "include"
+    most = max(rooms.values())
+    stem = os.path.splitext(os.path.basename(header))[0]
+    tied = sorted(room for room, n in rooms.items() if n == most)
+    for room in tied:
+        if os.path.exists(os.path.join(SOURCE_DIR, "src", room, stem + ".c")):
+            return room
+    return tied[0]
+
+
+def room_arrows(graph, defined):
+    """(room, room) -> the pairs of files that draw the arrow: a call from a
+    file of one room to a file of the other, or an include of the other's
+    header."""
+    rooms = {}
+
+    def room_of(path):
+        if path not in rooms:
+            rooms[path] = (header_room(path, defined) if path.startswith("include/")
+                           else path.split("/")[1])
+        return rooms[path]
+
+    arrows = collections.defaultdict(set)
+    for source, owners in graph.items():
+        for owner in owners:
+            if room_of(source) != room_of(owner):
+                arrows[(room_of(source), room_of(owner))].add("%s calls %s" % (source, owner))
+    files = [os.path.relpath(p, SOURCE_DIR) for pattern in
+             ("src/*/*.c", "src/*/*.cpp", "src/*/*.h", "include/offload/*.h")
+             for p in sorted(glob.glob(os.path.join(SOURCE_DIR, pattern)))]
+    for path in files:
+        for line in open(os.path.join(SOURCE_DIR, path), encoding="utf-8"):
+            m = INCLUDE_RE.match(line)
+            if not m:
+                continue
+            if m.group(1).startswith("offload/"):
+                target = "include/" + m.group(1)
+            else:
+                target = os.path.normpath(os.path.join(os.path.dirname(path), m.group(1)))
+            if os.path.isfile(os.path.join(SOURCE_DIR, target)) and room_of(path) != room_of(target):
+                arrows[(room_of(path), room_of(target))].add("%s includes %s" % (path, target))
+    return arrows
+
+
+def arrows_up(arrows):
+    """The arrows that run back up, each with its pairs of files, and the
+    rooms on no floor."""
+    floor = {room: level for level, rooms in enumerate(FLOORS) for room in rooms}
+    unplaced = sorted({room for pair in arrows for room in pair if room not in floor})
+    up = sorted((pair, files) for pair, files in arrows.items()
+                if pair[0] in floor and pair[1] in floor and floor[pair[0]] < floor[pair[1]])
+    return up, unplaced
+
+
 def main():
     args = sys.argv[1:]
     draw = args[:1] == ["--picture"]
@@ -175,7 +266,8 @@ def main():
         args = args[1:]
     if len(args) != 1:
         raise SystemExit(__doc__)
-    graph = call_graph(args[0])
+    defined = {}
+    graph = call_graph(args[0], defined)
     folders = folder_graph(graph)
     if draw:
         print(picture(folders))
@@ -198,9 +290,22 @@ def main():
     for line in forbidden_includes():
         status = 1
         print(line)
-    print("structure-check: %d files in %d folders, %s" % (
+    up, unplaced = arrows_up(room_arrows(graph, defined))
+    for room in unplaced:
+        status = 1
+        print("room %s stands on no floor: FLOORS in scripts/structure-check.py places it" % room)
+    for (lower, higher), files in up:
+        print("arrow back up: %s -> %s" % (lower, higher))
+        for pair in sorted(files):
+            print("  " + pair)
+    if len(up) > MAX_ARROWS_UP:
+        status = 1
+        print("%d arrows run back up, %d at most: move the code where it belongs" %
+              (len(up), MAX_ARROWS_UP))
+    print("structure-check: %d files in %d folders, %s; %d arrows back up (at most %d)" % (
         len(graph), len(folders),
-        "no loop, no forbidden include, the picture is true" if status == 0 else "see above"))
+        "no loop, no forbidden include, the picture is true" if status == 0 else "see above",
+        len(up), MAX_ARROWS_UP))
     return status
 
 
