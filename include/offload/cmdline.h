@@ -121,6 +121,7 @@ struct ol_cmdline {
 	int wrapper_jobserver;       /* --wrapper-jobs=jobserver */
 	const char *time_trace;      /* --wrapper-time-trace= */
 	int time_trace_granularity;
+	int stats;                   /* --stats: 1 a summary, 2 as JSON (--stats=json); 0 none */
 	int saw_separator;           /* the 16-style "--" was present */
 	enum ol_flavor flavor;       /* --offload-abi=16|19|22, else AUTO; main sets the
 					release it behaves as before the host link */

@@ -13,11 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ol_cmdline;
 struct ol_cache_stats;
 
-/* From the parsed line: is --stats on, and in which form. */
-void ol_stats_configure(const struct ol_cmdline *cl);
+/* Whether --stats is on, and in which form (the decoded line's stats). */
+void ol_stats_configure(int enabled, int json);
 int ol_stats_enabled(void);
 /* A new stage begins (the previous one ends). */
 void ol_stats_stage(const char *name);

@@ -257,6 +257,12 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 		case OPT_wrapper_time_trace:
 			cl->time_trace = a->value;
 			break;
+		case OPT_stats:
+			cl->stats = 1;
+			break;
+		case OPT_stats_eq:
+			cl->stats = strcmp(a->value, "json") == 0 ? 2 : 1;
+			break;
 		case OPT_wrapper_time_trace_granularity:
 			last.granularity = a;
 			break;

@@ -1,7 +1,6 @@
 /* stats: the --stats summary (include/offload/stats.h). */
 #include "offload/stats.h"
 #include "offload/cache.h"
-#include "offload/cmdline.h"
 #include "offload/mapped_file.h"
 
 #include <inttypes.h>
@@ -63,17 +62,10 @@ static double cpu_ms(void)
 	return ms;
 }
 
-void ol_stats_configure(const struct ol_cmdline *cl)
+void ol_stats_configure(int enabled, int json)
 {
-	for (size_t i = 0; i < cl->nargs; i++) {
-		if (cl->args[i].id == OPT_stats) {
-			stats.enabled = 1;
-			stats.json = 0;
-		} else if (cl->args[i].id == OPT_stats_eq) {
-			stats.enabled = 1;
-			stats.json = strcmp(cl->args[i].value, "json") == 0;
-		}
-	}
+	stats.enabled = enabled;
+	stats.json = enabled && json;
 }
 
 int ol_stats_enabled(void)

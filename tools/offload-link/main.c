@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 	ol_spawn_configure(cl.dry_run, cl.verbose);
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
-	ol_stats_configure(&cl);
+	ol_stats_configure(cl.stats != 0, cl.stats == 2);
 	ol_progress_configure(cl.quiet || cl.dry_run);
 	ol_timer_begin("Execute linker wrapper");
 	hand_llvm_options_to_backend(&cl);
