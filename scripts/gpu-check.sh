@@ -3,7 +3,8 @@
 # linked by offload-link and by upstream's clang-linker-wrapper, staged with
 # the runtime libraries they need, and run.
 #
-#   scripts/gpu-check.sh [--arch sm_XX] [--dir DIR] [stage|run]
+#   scripts/gpu-check.sh [--arch sm_XX|host] [--dir DIR] [--hecbench HECBENCH]
+#                        [--only NAME,...] [--budget SECONDS] [stage|run]
 #
 # With no command it stages, then runs here.  DIR (default <checkout>/.gpu-check,
 # which git ignores) is what travels to a GPU machine: at most 60 MiB.
@@ -32,19 +33,50 @@
 # Each program checks the device's results against the host's and prints "ok"
 # or "WRONG" per result; with no device it prints "no device" and exits 3.
 #
+# --hecbench HECBENCH (a checkout of github.com/zjin-lcf/HeCBench) stages as
+# well the HeCBench OpenMP programs listed in scripts/gpu-check-hecbench.txt
+# (names and arguments; --only picks some): each src/<name>-omp, its sources
+# and -I/-D/-std= flags read from its Makefile, compiled by clang 19 with
+# -foffload-lto and linked by offload-link with full device LTO (full) and
+# --device-lto=partitioned (partdef; its --stats must show partitioned LTO),
+# and by clang 19's own wrapper (upstream19), as progs/hec-<name>/<linkage>/,
+# executables stripped and xz-compressed.  --arch host builds them for
+# libomptarget's CPU device instead (-fopenmp-targets=x86_64-unknown-linux-gnu,
+# into <checkout>/.gpu-check-host, run here on clang 19's libomptarget): the
+# local check that the programs, the run rules and the timing table work.
+#
 # run (needs bash, coreutils, python3 or xz; nothing else of this machine)
 # unpacks the runtime into $TMPDIR, links the driver's libcuda.so.1 there as
 # libcuda.so (libomptarget asks for that name, which driver-only installs
 # lack), checks with ldd that every program and runtime library loads from DIR
 # (besides glibc, libstdc++, libgcc_s and the driver), then runs each with
-# OMP_TARGET_OFFLOAD=MANDATORY.  With a GPU (nvidia-smi lists one) a run
-# passes when it exits 0 and says "ok" with no "WRONG"; without one, when it
-# says "no device" and exits 3.  The linkages of one program must print the
-# same lines, "time <kernel> <us>" lines excepted: those make a table per
-# program of each kernel's time per linkage and its ratio to "full" (else the
-# first linkage).  Results: stdout and DIR/results/ (each run's output; the
-# tables in timing.md).  The exit status is 0 when everything passed (the
-# times do not count).
+# OMP_TARGET_OFFLOAD=MANDATORY, in a scratch folder under $TMPDIR.  A linkage
+# folder DIR/progs/<prog>/<linkage>/ holds the executable <prog> (or <prog>.xz,
+# unpacked into $TMPDIR first), RT (the runtime: omp22, none, or host19 for
+# clang 19's libomptarget installed here, whose CPU device counts as a
+# device), and optionally:
+#   ARGS      one line: the program's arguments (split at white space);
+#   EXPECTED  the exact expected output, "time " lines left out of both;
+#   PASS_RE   an ERE some output line must match;
+#   TIMEOUT   seconds before the run is killed (default 120).
+# With a device (nvidia-smi lists a GPU, or RT is host19) a run passes when it
+# exits 0 and: with EXPECTED, its output (less "time " lines) equals it; else
+# with PASS_RE, a line matches it and none matches FAIL or WRONG; else it says
+# "ok" (lines ending ": ok") and nothing says "WRONG".  Without one, when it
+# says "no device" and exits 3, or stops with libomptarget's message that
+# offloading is mandatory ("... offloading is mandatory").  A program's
+# linkages must print the same lines but "time " lines and lines matching the
+# ERE in DIR/progs/<prog>/IGNORE_RE (if any); before comparing, lines that
+# mention a time with a unit ("Average kernel execution time: 12.3 (us)",
+# "Total time 1.5e-3 (s)", "... (ms): 4.2") become "time <label> <us>", the
+# label made of the words before the number (a repeated label gets #2, #3).
+# The "time" lines make a table of each kernel's time per linkage and its ratio
+# to "full" (else the program's first linkage), with the geometric mean of the
+# ratios per linkage.  No program starts once BUDGET seconds (--budget, or
+# $BUDGET; default 240) have passed since the run began: those are listed as
+# skipped (HeCBench's programs run last).  Results: stdout and DIR/results/
+# (each run's output and its normalized lines; the table in timing.md).  The
+# exit status is 0 when every program ran and passed (the times do not count).
 set -u
 export LC_ALL=C
 ME="gpu-check.sh"
@@ -53,21 +85,33 @@ die() { echo "$ME: $*" >&2; exit 2; }
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 ARCH=sm_90
 DIR=$REPO/.gpu-check
+DIR_SET=0
 CMD=all
 LIMIT_MIB=60
+HEC=''
+ONLY=''
+BUDGET=${BUDGET:-240}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) ARCH=${2:-}; shift ;;
 	--arch=*) ARCH=${1#--arch=} ;;
-	--dir) DIR=${2:-}; shift ;;
-	--dir=*) DIR=${1#--dir=} ;;
+	--dir) DIR=${2:-}; DIR_SET=1; shift ;;
+	--dir=*) DIR=${1#--dir=}; DIR_SET=1 ;;
+	--hecbench) HEC=${2:-}; shift ;;
+	--hecbench=*) HEC=${1#--hecbench=} ;;
+	--only) ONLY=${2:-}; shift ;;
+	--only=*) ONLY=${1#--only=} ;;
+	--budget) BUDGET=${2:-}; shift ;;
+	--budget=*) BUDGET=${1#--budget=} ;;
 	stage|run) CMD=$1 ;;
 	-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 	shift
 done
-[[ $ARCH =~ ^sm_[0-9]+a?$ ]] || die "--arch takes sm_XX, not '$ARCH'"
+[[ $ARCH =~ ^(sm_[0-9]+a?|host)$ ]] || die "--arch takes sm_XX or host, not '$ARCH'"
+[[ $BUDGET =~ ^[0-9]+$ ]] || die "the budget is a number of seconds, not '$BUDGET'"
+[ "$ARCH" = host ] && [ $DIR_SET = 0 ] && DIR=$REPO/.gpu-check-host
 
 # ---- stage ------------------------------------------------------------------
 
@@ -88,9 +132,16 @@ link() {
 		cat "$log" >&2
 		return 1
 	fi
-	grep -h 'warning:' "$log" | sed "s|^|    $(basename "$(dirname "$log")"): |"
+	# The warning that libomptarget 19 cannot read CUDA 13's cubins (the
+	# programs run on 22) once, the others for each link.
+	local skip='^$'
+	[ $ABI_WARNED = 0 ] || skip='is a cubin of CUDA ELF ABI version'
+	grep -h 'warning:' "$log" | grep -v -- "$skip" |
+		sed "s|^|    $(basename "$(dirname "$log")"): |"
+	grep -q 'is a cubin of CUDA ELF ABI version' "$log" && ABI_WARNED=1
 	return 0
 }
+ABI_WARNED=0
 
 # The OpenMP program, clang 19: ours19 and upstream19; compiled again with
 # -foffload-lto (device bitcode), offload-link with full LTO (ours19-lto) and
@@ -117,14 +168,15 @@ stage_omp() {
 		link "$dest/ours19-lto/link.log" "${lto[@]}" -B "$BUILD/libexec/offload-link" \
 			"$work/omp-main-lto.o" "$work/omp-lib-lto.o" -L"$OMP19_LIB" -o "$dest/ours19-lto/omp" &&
 		link "$dest/ours19-part1/link.log" "${lto[@]}" -B "$BUILD/libexec/offload-link" \
-			-Wl,--device-lto=partitioned:1 -Wl,--stats \
+			-Wl,--device-lto=partitioned:1 -Wl,--stats -Wl,--no-cache \
 			"$work/omp-main-lto.o" "$work/omp-lib-lto.o" -L"$OMP19_LIB" -o "$dest/ours19-part1/omp" ||
 		return 1
 	partitions "$dest/ours19-part1/link.log"
 }
 
 # partitions <log>: says how many partitions a partitioned link made (from
-# offload-link's --stats); fails when it made none.
+# offload-link's --stats; such links pass --no-cache, as a cache hit would
+# partition nothing); fails when it made none.
 partitions() {
 	local what
 	what=$(sed -n 's/^ *partitioned LTO: //p' "$1")
@@ -149,9 +201,9 @@ stage_omp_timing() {
 		mkdir -p "$dest/$l" && echo omp22 > "$dest/$l/RT" || return 1
 	done
 	link "$dest/full/link.log" "${ours[@]}" "${objs[@]}" -L"$OMP19_LIB" -o "$dest/full/omp-timing" &&
-		link "$dest/part1/link.log" "${ours[@]}" -Wl,--device-lto=partitioned:1 -Wl,--stats \
+		link "$dest/part1/link.log" "${ours[@]}" -Wl,--device-lto=partitioned:1 -Wl,--stats -Wl,--no-cache \
 			"${objs[@]}" -L"$OMP19_LIB" -o "$dest/part1/omp-timing" &&
-		link "$dest/partdef/link.log" "${ours[@]}" -Wl,--device-lto=partitioned -Wl,--stats \
+		link "$dest/partdef/link.log" "${ours[@]}" -Wl,--device-lto=partitioned -Wl,--stats -Wl,--no-cache \
 			"${objs[@]}" -L"$OMP19_LIB" -o "$dest/partdef/omp-timing" &&
 		link "$dest/upstream19/link.log" "${cc[@]}" "${objs[@]}" -L"$OMP19_LIB" \
 			-o "$dest/upstream19/omp-timing" || return 1
@@ -176,6 +228,118 @@ stage_cuda() {
 		mkdir -p "$dest/upstream$v" && echo none > "$dest/upstream$v/RT" || return 1
 		link "$dest/upstream$v/link.log" "${ld[@]}" -o "$dest/upstream$v/cuda" || return 1
 	done
+}
+
+# ---- HeCBench ---------------------------------------------------------------
+
+HEC_LIST=$REPO/scripts/gpu-check-hecbench.txt
+
+# hec_make <Makefile>: "<sources>|<flags>" from a HeCBench Makefile: its
+# "source =" list and the -I, -D and -std= words of its unindented CFLAGS
+# assignments (the indented ones belong to other compilers' branches).
+hec_make() {
+	awk '
+		{ while ($0 ~ /\\$/) { sub(/\\$/, ""); l = $0; if ((getline n) <= 0) break; $0 = l " " n } }
+		/^source[ \t]*:?=/ { sub(/^source[ \t]*:?=[ \t]*/, ""); src = $0 }
+		/^CFLAGS[ \t]*[:+]?=/ {
+			sub(/^CFLAGS[ \t]*[:+]?=/, "")
+			for (i = 1; i <= NF; i++) if ($i ~ /^-(I|D|std=)/) fl = fl " " $i
+		}
+		END { print src "|" fl }' "$1"
+}
+
+# pack <executable>: strips it and replaces it with <executable>.xz.
+pack() {
+	strip "$1" && xz -9 -f "$1"
+}
+
+# The HeCBench programs of HEC_LIST (lines "<name> | <arguments> [| <IGNORE_RE>]"),
+# each src/<name>-omp of HEC, compiled by clang 19 with -foffload-lto for ARCH
+# (or the CPU device with --arch host), linked by offload-link with full
+# device LTO (full) and partitioned (partdef), and by clang 19's wrapper
+# (upstream19), as progs/hec-<name>/<linkage>/.
+stage_hecbench() {
+	local tried=0 compiled=0 linked=0 skipped=0 why=() line name args words ignore
+	local d mk src flags s obj objs work dest l prog rt ok
+	local dev=(--offload-arch="$ARCH" --cuda-path="$CUDA" --libomptarget-nvptx-bc-path="$OMP19_LIB")
+	rt=omp22
+	if [ "$ARCH" = host ]; then
+		dev=(-fopenmp-targets=x86_64-unknown-linux-gnu)
+		rt=host19
+	fi
+	local cc=(clang++-19 -O2 -fopenmp "${dev[@]}" -foffload-lto -Wno-unused-command-line-argument)
+	local ours=("${cc[@]}" -B "$BUILD/libexec/offload-link")
+	[ -f "$HEC_LIST" ] || die "no $HEC_LIST"
+	while IFS= read -r line; do
+		line=${line%%#*}
+		[[ $line =~ [^[:space:]] ]] || continue
+		IFS='|' read -r name args ignore <<< "$line"
+		read -r name <<< "$name"
+		read -r -a words <<< "$args"
+		args=${words[*]}
+		ignore=$(sed 's/^ *//; s/ *$//' <<< "$ignore")
+		if [ -n "$ONLY" ] && [[ ,$ONLY, != *,$name,* ]]; then
+			continue
+		fi
+		tried=$((tried + 1))
+		d=$HEC/src/$name-omp
+		prog=hec-$name
+		dest=$DIR/progs/$prog
+		work=$CACHE/build/hec-$ARCH/$name
+		mk=$d/Makefile
+		if [ ! -f "$mk" ]; then
+			skipped=$((skipped + 1)); why+=("$name: no $mk"); continue
+		fi
+		IFS='|' read -r src flags <<< "$(hec_make "$mk")"
+		rm -rf "$work" && mkdir -p "$work" || return 1
+		objs=()
+		ok=1
+		for s in $src; do
+			obj=$work/$(basename "${s%.*}").o
+			# shellcheck disable=SC2086 # flags are words
+			if ! (cd "$d" && "${cc[@]}" $flags -c "$s" -o "$obj") > "$work/compile.log" 2>&1; then
+				ok=0
+				break
+			fi
+			objs+=("$obj")
+		done
+		if [ $ok = 0 ] || [ ${#objs[@]} = 0 ]; then
+			skipped=$((skipped + 1))
+			why+=("$name: does not compile: $(grep -m1 'error' "$work/compile.log" | cut -c1-150)")
+			continue
+		fi
+		compiled=$((compiled + 1))
+		for l in full partdef upstream19; do
+			mkdir -p "$dest/$l" || return 1
+		done
+		if link "$dest/full/link.log" "${ours[@]}" -Wl,--device-lto=full "${objs[@]}" \
+				-L"$OMP19_LIB" -o "$dest/full/$prog" &&
+			link "$dest/partdef/link.log" "${ours[@]}" -Wl,--device-lto=partitioned -Wl,--stats -Wl,--no-cache \
+				"${objs[@]}" -L"$OMP19_LIB" -o "$dest/partdef/$prog" &&
+			link "$dest/upstream19/link.log" "${cc[@]}" "${objs[@]}" -L"$OMP19_LIB" \
+				-o "$dest/upstream19/$prog" &&
+			partitions "$dest/partdef/link.log" | sed "s/^    /    $prog: /"; then
+			:
+		else
+			rm -rf "$dest"
+			skipped=$((skipped + 1)); why+=("$name: a link failed or made no partitions")
+			continue
+		fi
+		for l in full partdef upstream19; do
+			echo "$rt" > "$dest/$l/RT" &&
+				echo "$args" > "$dest/$l/ARGS" &&
+				echo '(^|[^A-Za-z])PASS([^A-Za-z]|$)' > "$dest/$l/PASS_RE" &&
+				echo 30 > "$dest/$l/TIMEOUT" &&
+				pack "$dest/$l/$prog" || return 1
+		done
+		[ -z "$ignore" ] || printf '%s\n' "$ignore" > "$dest/IGNORE_RE"
+		linked=$((linked + 1))
+	done < "$HEC_LIST"
+	echo "  HeCBench: $tried tried, $compiled compiled, $linked linked three ways, $skipped skipped"
+	for line in "${why[@]}"; do
+		echo "    skipped $line"
+	done
+	[ $linked -gt 0 ]
 }
 
 # libomptarget 22 and every library it loads but glibc, stripped, packed with
@@ -243,6 +407,23 @@ stage() {
 	local t size
 	[ -x "$BUILD/libexec/offload-link/clang-linker-wrapper" ] ||
 		die "no $BUILD/libexec/offload-link/clang-linker-wrapper: build first (scripts/bootstrap.sh)"
+	if [ -n "$HEC" ]; then
+		[ -d "$HEC/src" ] || die "--hecbench $HEC: no src/ there (a HeCBench checkout)"
+		HEC=$(cd "$HEC" && pwd -P)
+	fi
+	if [ "$ARCH" = host ]; then
+		[ -n "$HEC" ] || die "--arch host stages only the HeCBench programs: give --hecbench"
+		for t in clang++-19 strip xz; do
+			command -v "$t" > /dev/null || die "'$t' is required to stage"
+		done
+		rm -rf "$DIR" && mkdir -p "$DIR/progs" || die "cannot create $DIR"
+		DIR=$(cd "$DIR" && pwd -P)
+		echo "# staging into $DIR for libomptarget's CPU device (clang 19's runtime, here only)"
+		stage_hecbench || die "staging the HeCBench programs failed"
+		echo "arch host" > "$DIR/STAGED"
+		echo "# staged: $(find "$DIR/progs" -name RT | wc -l) program linkages, $(du -sh "$DIR" | cut -f1)"
+		return 0
+	fi
 	for t in clang-19 clang++-19 clang++-22 "$CUDA/bin/ptxas" "$CUDA/bin/nvlink" ldd strip xz dpkg sha256sum; do
 		command -v "$t" > /dev/null || die "'$t' is required to stage"
 	done
@@ -257,15 +438,20 @@ stage() {
 	stage_omp_timing || die "staging the OpenMP timing program failed"
 	echo "  cuda: clang 19 with offload-link, clang 22 with offload-link and upstream 22"
 	stage_cuda || die "staging the CUDA program failed"
+	if [ -n "$HEC" ]; then
+		echo "  HeCBench ($HEC, $(git -C "$HEC" rev-parse --short HEAD 2> /dev/null)): clang 19 -foffload-lto, offload-link full and partitioned; upstream 19"
+		stage_hecbench || die "staging the HeCBench programs failed"
+	fi
 	echo "  runtime omp22"
 	stage_omp22_runtime || die "staging libomptarget 22 failed"
 	{
 		echo "arch $ARCH"
 		echo "staged $(date -u '+%Y-%m-%d %H:%M:%SZ') from $(git -C "$REPO" rev-parse --short HEAD 2> /dev/null)"
 		echo "cuda $(cuda_release)"
+		[ -z "$HEC" ] || echo "hecbench $(git -C "$HEC" rev-parse --short HEAD 2> /dev/null)"
 	} > "$DIR/STAGED"
 	size=$(du -sb "$DIR" | cut -f1)
-	echo "# staged: $(find "$DIR/progs" -name RT | wc -l) program linkages, $((size / 1048576)) MiB"
+	echo "# staged: $(find "$DIR/progs" -name RT | wc -l) program linkages, $size bytes ($(((size + 524288) / 1048576)) MiB; runtime $(du -sb "$DIR/rt" | cut -f1) bytes)"
 	[ "$size" -le $((LIMIT_MIB * 1048576)) ] || die "$DIR is over $LIMIT_MIB MiB"
 }
 
@@ -304,20 +490,70 @@ find_libcuda() {
 	printf '%s' "$found"
 }
 
+# unxz <file.xz> <dest>: xz, else python3's lzma.
+unxz_to() {
+	if command -v xz > /dev/null 2>&1; then
+		xz -dc "$1" > "$2"
+	else
+		python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1" > "$2"
+	fi
+}
+
+# timelines: the output on stdin with the lines that give a time with a unit
+# made "time <label> <microseconds>" (HeCBench's "Average kernel execution
+# time: 12.3 (us)", "Total kernel execution time 1.5 (s)", "... time (ms): 4.2");
+# the label is the words before the number, a repeated one numbered #2, #3.
+timelines() {
+	awk '
+		function us(v, u) {
+			if (u ~ /^(s|sec|secs|second|seconds)$/) return v * 1e6
+			if (u ~ /^(ms|msec|msecs)$/) return v * 1e3
+			if (u ~ /^(ns|nsec|nsecs)$/) return v / 1e3
+			return v
+		}
+		BEGIN {
+			num = "[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?"
+			after = num "[ \t]*[(]?(s|sec|secs|second|seconds|ms|msec|msecs|us|usec|usecs|ns|nsec|nsecs)[)]?([^a-z/]|$)"
+			before = "[(](s|ms|us|ns)[)][ \t]*[:=]?[ \t]*" num
+		}
+		/^time / { print; next }
+		{
+			low = tolower($0)
+			if (low !~ /time/) { print; next }
+			if (match(low, after)) {
+				seg = substr(low, RSTART, RLENGTH); label = substr(low, 1, RSTART - 1)
+				match(seg, num); v = substr(seg, RSTART, RLENGTH); u = substr(seg, RSTART + RLENGTH)
+				gsub(/[^a-z]/, "", u)
+			} else if (match(low, before)) {
+				seg = substr(low, RSTART, RLENGTH); label = substr(low, 1, RSTART - 1)
+				match(seg, /[(][a-z]+[)]/); u = substr(seg, RSTART + 1, RLENGTH - 2)
+				match(seg, num "$"); v = substr(seg, RSTART, RLENGTH)
+			} else { print; next }
+			gsub(/[^a-z0-9_<>.+]+/, "-", label)
+			gsub(/^[-.]+|[-.]+$/, "", label)
+			if (label == "") label = "time"
+			if (++seen[label] > 1) label = label "#" seen[label]
+			printf "time %s %.3f\n", label, us(v + 0, u)
+		}'
+}
+
 run() {
 	local rtroot=${TMPDIR:-/tmp}/gpu-check-rt results gpu=0 gpu_name='' libcuda failed=0 passed=0
-	local rel dir prog linkage rt lp out rc verdict line tb
+	local rel dir prog linkage rt lp out rc verdict line tb exe dev limit args work ign
+	local began=$SECONDS skipped=() mandatory='offloading is mandatory'
+	local -A rtpath=() rtldd=()
 	[ -d "$DIR/progs" ] || die "nothing staged in $DIR (run '$ME stage' first)"
 	DIR=$(cd "$DIR" && pwd -P)
 	results=$DIR/results
-	rm -rf "$results" && mkdir -p "$results" "$rtroot/driver" || die "cannot create $results"
-	echo "# running $DIR ($(tr '\n' ';' < "$DIR/STAGED" 2> /dev/null))"
+	rm -rf "$results" "${rtroot:?}/bin" "${rtroot:?}/work" && mkdir -p "$results" "$rtroot/driver" ||
+		die "cannot create $results"
+	echo "# running $DIR ($(tr '\n' ';' 2> /dev/null < "$DIR/STAGED")), budget ${BUDGET}s"
 	if command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2> /dev/null | grep -q '^GPU '; then
 		gpu=1
 		gpu_name=$(nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | head -n1)
 		echo "GPU: $gpu_name"
 	else
-		echo "GPU: none (no nvidia-smi, or it lists none): every program must report no device"
+		echo "GPU: none (no nvidia-smi, or it lists none): every GPU program must report no device"
 	fi
 	libcuda=$(find_libcuda)
 	rm -f "$rtroot/driver/libcuda.so"
@@ -328,29 +564,61 @@ run() {
 		unpack "$tb" "$rtroot/$(basename "$tb" .tar.xz)" || { echo "FAIL cannot unpack $tb"; return 1; }
 	done
 
-	for dir in "$DIR"/progs/*/*/; do
+	# HeCBench's programs last: the budget, if it runs out, cuts them.
+	local dirs=() d
+	for d in "$DIR"/progs/*/*/; do
+		[[ $d == "$DIR"/progs/hec-* ]] || dirs+=("$d")
+	done
+	for d in "$DIR"/progs/hec-*/*/; do
+		[ -d "$d" ] && dirs+=("$d")
+	done
+	for dir in "${dirs[@]}"; do
 		dir=${dir%/}
 		linkage=${dir##*/}
 		prog=$(basename "$(dirname "$dir")")
 		rel=$prog/$linkage
-		rt=$(cat "$dir/RT")
-		lp=$dir
-		if [ "$rt" != none ]; then
-			lp+=:$rtroot/$rt
-			# The machine's own libstdc++ and libgcc_s unless they are missing
-			# or too old for the runtime.
-			if LD_LIBRARY_PATH=$lp lddx "$rtroot/$rt"/*.so* |
-				grep -Eq "(libstdc\+\+|libgcc_s)[^ ]* => not found|(GLIBCXX|CXXABI|GCC)_[0-9.]+' not found"; then
-				lp+=:$rtroot/$rt/compat
-			fi
+		[ -f "$dir/RT" ] || continue
+		if [ $((SECONDS - began)) -ge "$BUDGET" ]; then
+			skipped+=("$rel")
+			continue
 		fi
-		lp+=:$rtroot/driver
+		rt=$(cat "$dir/RT")
 		mkdir -p "$results/$rel"
-		# What the program and its runtime load, and from where.
-		line=$( { LD_LIBRARY_PATH=$lp lddx "$dir/$prog"; [ "$rt" = none ] || LD_LIBRARY_PATH=$lp lddx "$rtroot/$rt"/*.so*; } |
-			awk -v a="$dir/" -v b="$rtroot/" -v g="$GLIBC_RE" '
+		exe=$dir/$prog
+		if [ ! -e "$exe" ] && [ -e "$exe.xz" ]; then
+			exe=$rtroot/bin/$rel/$prog
+			mkdir -p "$rtroot/bin/$rel" && unxz_to "$dir/$prog.xz" "$exe" && chmod +x "$exe" || {
+				echo "FAIL $rel: cannot unpack $dir/$prog.xz"
+				failed=$((failed + 1))
+				continue
+			}
+		fi
+		dev=$gpu
+		lp=$dir
+		case $rt in
+		none) ;;
+		host19) lp+=:$OMP19_LIB; dev=1 ;;
+		*)
+			# The machine's own libstdc++ and libgcc_s unless they are missing
+			# or too old for the runtime; what the runtime loads: once per runtime.
+			if [ -z "${rtpath[$rt]+set}" ]; then
+				rtpath[$rt]=$rtroot/$rt
+				if LD_LIBRARY_PATH=$rtroot/$rt:$rtroot/driver lddx "$rtroot/$rt"/*.so* |
+					grep -Eq "(libstdc\+\+|libgcc_s)[^ ]* => not found|(GLIBCXX|CXXABI|GCC)_[0-9.]+' not found"; then
+					rtpath[$rt]+=:$rtroot/$rt/compat
+				fi
+				rtldd[$rt]=$(LD_LIBRARY_PATH=${rtpath[$rt]}:$rtroot/driver lddx "$rtroot/$rt"/*.so*)
+			fi
+			lp+=:${rtpath[$rt]}
+			;;
+		esac
+		lp+=:$rtroot/driver
+		# What the program and its runtime load, and from where (host19: from
+		# this machine, only that everything is found).
+		line=$( { LD_LIBRARY_PATH=$lp lddx "$exe"; case $rt in none|host19) ;; *) printf '%s\n' "${rtldd[$rt]}" ;; esac; } |
+			awk -v a="$dir/" -v b="$rtroot/" -v g="$GLIBC_RE" -v any="$([ "$rt" = host19 ] && echo 1)" '
 				/=>/ && $3 == "not" { print $1 " not found"; next }
-				/=>/ { if (index($3, a) == 1 || index($3, b) == 1 || $1 ~ g) next
+				/=>/ { if (any || index($3, a) == 1 || index($3, b) == 1 || $1 ~ g) next
 				       if ($1 ~ /^(libstdc\+\+|libgcc_s)\.so/ || $1 ~ /^lib(cuda|nvidia-)/) next
 				       print $1 " from " $3 }' | sort -u | tr '\n' ' ')
 		if [ -n "$line" ]; then
@@ -358,16 +626,44 @@ run() {
 			failed=$((failed + 1))
 			continue
 		fi
+		args=()
+		[ -f "$dir/ARGS" ] && read -r -a args < "$dir/ARGS"
+		limit=120
+		[ -f "$dir/TIMEOUT" ] && limit=$(tr -dc '0-9' < "$dir/TIMEOUT")
+		work=$rtroot/work/$rel
+		mkdir -p "$work"
 		out=$results/$rel/output
-		(cd "$dir" && OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=$lp timeout -k 5 120 "./$prog" > "$out" 2>&1 < /dev/null)
+		(cd "$work" && OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=$lp \
+			timeout -k 5 "${limit:-120}" "$exe" "${args[@]}" > "$out" 2>&1 < /dev/null) 2> /dev/null
 		rc=$?
 		echo "$rc" > "$results/$rel/status"
+		timelines < "$out" > "$results/$rel/lines"
 		if grep -q 'error while loading shared libraries\|cannot open shared object' "$out"; then
 			verdict="FAIL $rel: a library did not load: $(grep -m1 'shared' "$out")"
-		elif [ $gpu = 1 ] && [ $rc = 0 ] && grep -q ': ok$' "$out" && ! grep -q 'WRONG' "$out"; then
+		elif [ $rc = 124 ] || [ $rc = 137 ]; then
+			verdict="FAIL $rel: killed after ${limit:-120}s"
+		elif [ $dev = 0 ]; then
+			if [ $rc = 3 ] && grep -q '^no device:' "$out"; then
+				verdict="PASS $rel: $(grep -m1 '^no device:' "$out")"
+			elif [ $rc != 0 ] && grep -q "$mandatory" "$out"; then
+				verdict="PASS $rel: no device: $(grep -m1 "$mandatory" "$out" | cut -c1-160)"
+			else
+				verdict="FAIL $rel: exit $rc without a device: $(grep -m1 -E 'error|fatal|no device|.' "$out" | cut -c1-200)"
+			fi
+		elif [ -f "$dir/EXPECTED" ]; then
+			if [ $rc = 0 ] && diff -q <(grep -v '^time ' "$out") <(grep -v '^time ' "$dir/EXPECTED") > /dev/null; then
+				verdict="PASS $rel: output as expected ($(grep -vc '^time ' "$out") lines)"
+			else
+				verdict="FAIL $rel: exit $rc, output$(diff <(grep -v '^time ' "$out") <(grep -v '^time ' "$dir/EXPECTED") > /dev/null && echo ' as expected' || echo ' differs from EXPECTED:') $(diff <(grep -v '^time ' "$out") <(grep -v '^time ' "$dir/EXPECTED") | grep -m1 '^[<>]' | cut -c1-160)"
+			fi
+		elif [ -f "$dir/PASS_RE" ]; then
+			if [ $rc = 0 ] && grep -Eq -f "$dir/PASS_RE" "$out" && ! grep -Eq 'FAIL|WRONG' "$out"; then
+				verdict="PASS $rel: $(grep -Em1 -f "$dir/PASS_RE" "$out" | cut -c1-120)"
+			else
+				verdict="FAIL $rel: exit $rc: $(grep -m1 -E 'FAIL|WRONG|error|fatal' "$out" | cut -c1-200)"
+			fi
+		elif [ $rc = 0 ] && grep -q ': ok$' "$out" && ! grep -q 'WRONG' "$out"; then
 			verdict="PASS $rel: $(grep -c ': ok$' "$out") results ok"
-		elif [ $gpu = 0 ] && [ $rc = 3 ] && grep -q '^no device:' "$out"; then
-			verdict="PASS $rel: $(grep -m1 '^no device:' "$out")"
 		else
 			verdict="FAIL $rel: exit $rc: $(grep -m1 -E 'WRONG|error|fatal|no device|.' "$out" | cut -c1-200)"
 		fi
@@ -375,17 +671,20 @@ run() {
 		case $verdict in PASS*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac
 	done
 
-	# One program, one output, whoever linked it.
+	# One program, one output, whoever linked it: the normalized lines less
+	# "time " lines and those IGNORE_RE matches.
 	for prog in "$DIR"/progs/*/; do
 		prog=$(basename "$prog")
 		local first='' other differ=0
-		for other in "$results/$prog"/*/output; do
+		ign=$DIR/progs/$prog/IGNORE_RE
+		[ -s "$ign" ] || ign=/dev/null
+		for other in "$results/$prog"/*/lines; do
 			[ -e "$other" ] || continue
 			if [ -z "$first" ]; then
 				first=$other
-			elif ! diff -q <(grep -v '^time ' "$first") <(grep -v '^time ' "$other") > /dev/null; then
+			elif ! diff -q <(comparable "$first" "$ign") <(comparable "$other" "$ign") > /dev/null; then
 				echo "DIFFER $prog: $(basename "$(dirname "$first")") and $(basename "$(dirname "$other")") print different lines:"
-				diff <(grep -v '^time ' "$first") <(grep -v '^time ' "$other") | head -n 12 | sed 's/^/    /'
+				diff <(comparable "$first" "$ign") <(comparable "$other" "$ign") | head -n 12 | sed 's/^/    /'
 				differ=1
 			fi
 		done
@@ -396,56 +695,89 @@ run() {
 		fi
 	done
 	timing "$results" | tee "$results/timing.md"
-	echo "# $passed passed, $failed failed; outputs in $results"
-	[ $failed = 0 ]
+	if [ ${#skipped[@]} -gt 0 ]; then
+		echo "SKIPPED (the budget of ${BUDGET}s was spent): ${skipped[*]}"
+	fi
+	echo "# $passed passed, $failed failed, ${#skipped[@]} skipped; $((SECONDS - began))s; outputs in $results"
+	[ $failed = 0 ] && [ ${#skipped[@]} = 0 ]
 }
 
-# timing <results>: for each program whose outputs have "time <kernel> <us>"
-# lines, a table of each kernel's time per linkage and its ratio to the
-# linkage "full" (else the first linkage), in Markdown.
+# comparable <lines> <ignore-file>: the lines two linkages must share.
+comparable() {
+	if [ "$2" = /dev/null ]; then
+		grep -v '^time ' "$1"
+	else
+		grep -v '^time ' "$1" | grep -Ev -f "$2"
+	fi
+}
+
+# timing <results>: the "time <kernel> <us>" lines of every program's
+# linkages (from their normalized lines), in one Markdown table: a row per
+# program and kernel, a column per linkage ("full" first) with the time and its
+# ratio to the program's "full" (else its first linkage that has the time),
+# then per linkage the geometric mean of its ratios (and how many), outputs
+# that say FAIL or WRONG left out.
 timing() {
-	local prog outs found=0
-	echo "# Kernel times (microseconds, best of the program's launches; ratio to full or the first linkage)"
+	local files
+	echo "# Kernel times (microseconds as each program reports them; ratio to full, else the first linkage)"
 	echo
 	echo "Staged: $(paste -sd';' "$DIR/STAGED" 2> /dev/null | sed 's/;/; /g'). GPU: ${gpu_name:-none}."
-	for prog in "$1"/*/; do
-		prog=$(basename "$prog")
-		outs=("$1/$prog"/*/output)
-		[ -e "${outs[0]}" ] && grep -q '^time ' "${outs[@]}" || continue
-		found=1
-		echo
-		awk -v prog="$prog" '
-			FNR == 1 { n = split(FILENAME, p, "/"); l = p[n - 1]; link[++nl] = l }
-			/^time [^ ]+ [0-9.]+$/ {
-				if (!(($2) in seen)) { seen[$2] = 1; kernel[++nk] = $2 }
-				t[$2, l] = $3; timed[l] = 1
-			}
-			/WRONG/ { wrong[l] = 1 }
-			END {
-				ref = ""
-				for (i = 1; i <= nl; i++) if (link[i] == "full" && timed["full"]) ref = "full"
-				for (i = 1; i <= nl && ref == ""; i++) if (timed[link[i]]) ref = link[i]
-				printf "## %s (ratio to %s)\n\n| kernel |", prog, ref
-				for (i = 1; i <= nl; i++) printf " %s%s |", link[i], wrong[link[i]] ? " (WRONG results)" : ""
-				printf "\n|---|"
-				for (i = 1; i <= nl; i++) printf "---:|"
-				printf "\n"
-				for (k = 1; k <= nk; k++) {
-					printf "| %s |", kernel[k]
-					for (i = 1; i <= nl; i++) {
-						if (!((kernel[k], link[i]) in t)) { printf " - |"; continue }
-						v = t[kernel[k], link[i]]; r = t[kernel[k], ref]
-						if (r > 0) printf " %.1f (%.3f) |", v, v / r
-						else printf " %.1f |", v
+	echo
+	files=$(cd "$1" && for f in */*/lines; do [ -e "$f" ] && grep -q '^time ' "$f" && echo "$f"; done)
+	if [ -z "$files" ]; then
+		echo "No program printed time lines (no device, or none ran)."
+		return 0
+	fi
+	(cd "$1" && awk '
+		FNR == 1 {
+			n = split(FILENAME, p, "/"); prog = p[1]; l = p[2]
+			if (!(l in lk)) { lk[l] = ++nl; link[nl] = l }
+			if (!(prog in pk)) { pk[prog] = ++np; progs[np] = prog }
+		}
+		/^time [^ ]+ [-+0-9.eE]+$/ {
+			k = prog SUBSEP $2
+			if (!(k in seen)) { seen[k] = 1; kern[prog, ++nk[prog]] = $2 }
+			t[prog, $2, l] = $3
+		}
+		/FAIL|WRONG/ { bad[prog, l] = 1 }
+		END {
+			# "full" first, then the order they came in.
+			c = 0
+			if ("full" in lk) col[++c] = "full"
+			for (i = 1; i <= nl; i++) if (link[i] != "full") col[++c] = link[i]
+			printf "| program | kernel |"
+			for (i = 1; i <= c; i++) printf " %s |", col[i]
+			printf "\n|---|---|"
+			for (i = 1; i <= c; i++) printf "---:|"
+			printf "\n"
+			for (j = 1; j <= np; j++) {
+				prog = progs[j]
+				for (x = 1; x <= nk[prog]; x++) {
+					kn = kern[prog, x]
+					ref = ""
+					for (i = 1; i <= c && ref == ""; i++) if ((prog, kn, col[i]) in t) ref = col[i]
+					r = t[prog, kn, ref] + 0
+					printf "| %s | %s |", prog, kn
+					for (i = 1; i <= c; i++) {
+						if (!((prog, kn, col[i]) in t)) { printf " - |"; continue }
+						v = t[prog, kn, col[i]] + 0
+						mark = bad[prog, col[i]] ? " (FAIL/WRONG)" : ""
+						if (r > 0 && col[i] != ref) {
+							printf " %.1f (%.3f)%s |", v, v / r, mark
+							if (v > 0 && !bad[prog, col[i]] && !bad[prog, ref]) {
+								lsum[col[i]] += log(v / r); lcnt[col[i]]++
+							}
+						} else printf " %.1f%s |", v, mark
 					}
 					printf "\n"
 				}
-			}' "${outs[@]}"
-	done
-	if [ $found = 0 ]; then
-		echo
-		echo "No program printed time lines (no device, or none ran)."
-	fi
+			}
+			printf "| geometric mean of the ratios | |"
+			for (i = 1; i <= c; i++)
+				if (lcnt[col[i]]) printf " %.3f (%d) |", exp(lsum[col[i]] / lcnt[col[i]]), lcnt[col[i]]
+				else printf " - |"
+			printf "\n"
+		}' $files)
 }
 
 case $CMD in
