@@ -1,7 +1,7 @@
 /*
- * splitter.h: what the files of the splitter share (partitioned
- * device LTO, docs/design.md "Partitioned device LTO"; the rules are told
- * at the top of partition.c).
+ * splitter.h: what the files of the splitter share (partitioned device
+ * LTO, docs/design/partitioned-lto.md; the rules are told at the top of
+ * partition.c).
  *
  *   partition.c        ol_be_split(): the steps, in order, and why a module
  *                      stays whole;
