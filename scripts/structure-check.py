@@ -300,9 +300,9 @@ def main():
             print("  " + pair)
     if len(up) > MAX_ARROWS_UP:
         status = 1
-        print("%d arrows run back up, %d at most: move the code where it belongs" %
+        print("arrows back up: %d, %d at most: move the code where it belongs" %
               (len(up), MAX_ARROWS_UP))
-    print("structure-check: %d files in %d folders, %s; %d arrows back up (at most %d)" % (
+    print("structure-check: %d files in %d folders, %s; arrows back up: %d (%d at most)" % (
         len(graph), len(folders),
         "no loop, no forbidden include, the picture is true" if status == 0 else "see above",
         len(up), MAX_ARROWS_UP))
