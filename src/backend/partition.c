@@ -9,13 +9,15 @@
  *
  *   owned   one definition, in its module's partition: whatever the rest of
  *           the link or the runtime may name (kernels, exported symbols),
- *           mutable variables, and functions whose address two partitions
- *           take; local ones that another partition reaches are promoted
- *           to hidden external symbols;
- *   copy    a private copy in every partition that reaches it: internal
- *           functions, internal unnamed_addr constants and shared-memory
- *           (LDS) variables, whose state lives only as long as a kernel's
- *           block;
+ *           mutable variables, and local functions whose address, or
+ *           local constants whose address the program may see (stored,
+ *           passed, compared, in a table), two partitions reach; local
+ *           ones that another partition reaches are promoted to hidden
+ *           external symbols;
+ *   copy    a private copy in every partition that reaches it: the other
+ *           internal functions and internal unnamed_addr constants, and
+ *           shared-memory (LDS) variables, whose state lives only as long
+ *           as a kernel's block;
  *   import  an owned constant, or an owned function whose address is
  *           taken, that another partition reaches is there as
  *           available_externally, for the inliner, as ThinLTO imports it

@@ -106,6 +106,8 @@ static void add_ref(struct splitter *s, struct node *from, size_t to, int escape
 	}
 	from->refs = refs;
 	from->refs[from->nrefs++] = to << 1 | (escapes != 0);
+	if (escapes)
+		s->nodes[to].address_escapes = 1;
 }
 
 /* The globals a constant names, through expressions and aggregates;

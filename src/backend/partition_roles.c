@@ -151,35 +151,49 @@ void splitter_reach(struct splitter *s, unsigned p)
 	}
 }
 
+/* Whether a copy in every partition that reaches it would give `n` several
+ * addresses where full LTO has one that the program may see: a local
+ * function whose address is taken, or a local constant whose address a
+ * reference lets out (stored, passed, compared, or in another global's
+ * initializer: a table of strings imported by two partitions must point
+ * to the same strings in both, or a string one kernel stores compares
+ * unequal to itself in another).  LDS lives per block and is never one. */
+static int needs_one_address(const struct node *n)
+{
+	if (n->role != ROLE_COPY || n->reached_by < 2 || n->touches_lds)
+		return 0;
+	return n->is_function ? n->address_taken : n->address_escapes && !is_lds(n->gv);
+}
+
 /*
- * A local function whose address two partitions take must have one
- * address: it becomes owned by its module's partition.  The first round
- * of reaches finds them; a second round settles the promotions this makes.
+ * A local global that must keep one address (needs_one_address) becomes
+ * owned by its module's partition and imported or declared elsewhere.  A
+ * round of reaches finds them; the promotions change what partitions
+ * reach, so the rounds go on until none promotes anything.
  */
 void splitter_settle_roles(struct splitter *s)
 {
-	int changed = 0;
-
-	for (unsigned p = 0; p < s->npartitions; p++)
-		splitter_reach(s, p);
-	for (size_t i = 0; i < s->nnodes; i++) {
-		struct node *n = &s->nodes[i];
-
-		if (n->role == ROLE_COPY && n->is_function && n->address_taken && n->reached_by > 1 &&
-		    !n->touches_lds) {
-			n->role = ROLE_OWNED;
-			n->importable = 1;
-			changed = 1;
-		}
-	}
-	/* An alias follows its object into its new role. */
-	for (size_t i = s->nglobals + s->nfunctions; changed && i < s->nnodes; i++) {
-		s->nodes[i].role = s->nodes[s->nodes[i].aliasee].role;
-		s->nodes[i].part = s->nodes[s->nodes[i].aliasee].part;
-	}
-	if (changed)
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t i = 0; i < s->nnodes; i++)
+			s->nodes[i].reached_by = s->nodes[i].last_reach = 0;
 		for (unsigned p = 0; p < s->npartitions; p++)
 			splitter_reach(s, p);
+		for (size_t i = 0; i < s->nnodes; i++) {
+			struct node *n = &s->nodes[i];
+
+			if (!n->is_alias && needs_one_address(n)) {
+				n->role = ROLE_OWNED;
+				n->importable = 1;
+				changed = 1;
+			}
+		}
+		/* An alias follows its object into its new role. */
+		for (size_t i = s->nglobals + s->nfunctions; changed && i < s->nnodes; i++) {
+			s->nodes[i].role = s->nodes[s->nodes[i].aliasee].role;
+			s->nodes[i].part = s->nodes[s->nodes[i].aliasee].part;
+		}
+	}
 }
 
 /* Whether a global held here is the one full LTO has, as far as its

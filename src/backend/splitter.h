@@ -36,6 +36,7 @@ struct node {
 	unsigned char importable;
 	unsigned char copyable;    /* owned function another partition may hold privately */
 	unsigned char address_taken;
+	unsigned char address_escapes; /* a reference lets its address out */
 	unsigned char promote;   /* local, but reached from another partition */
 	unsigned char touches_lds; /* it, or what it reaches, names an LDS variable */
 	unsigned char omp_helper;  /* a runtime function OpenMPOpt may start calling */
