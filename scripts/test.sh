@@ -4,7 +4,14 @@
 # what the tests need and builds (scripts/bootstrap.sh --no-example; root or
 # sudo is needed only when a package is missing).
 #
-#   scripts/test.sh [ctest arguments...]      e.g. scripts/test.sh -R e2e
+#   scripts/test.sh [--long] [ctest arguments...]      e.g. scripts/test.sh -R e2e
+#
+# Without --long, the default tier (ctest -LE long: at least one quick case
+# of every kind of check, under 10 minutes on two cores); --long adds the
+# long tier (ctest label "long": the Debian package's install test, the
+# option matrix of all three releases, the slowest unit tests under
+# valgrind, the end-to-end cases again under full LTO and with clang 22 in
+# partitions).  ctest arguments given after it select further.
 #
 # Then the sanitizer configuration: the same sources built with ASan and UBSan
 # in <build>-asan, and every test but the end-to-end ones (and the clang
@@ -20,6 +27,11 @@
 # status is non-zero when any test failed in either configuration.
 set -euo pipefail
 
+tier=(-LE long)
+if [ "${1:-}" = --long ]; then
+	tier=()
+	shift
+fi
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${OL_BUILD_DIR:-$repo/build}
 jobs=${OL_TEST_JOBS:-$(nproc)}
@@ -27,8 +39,8 @@ jobs=${OL_TEST_JOBS:-$(nproc)}
 OL_BUILD_DIR=$build "$repo/scripts/bootstrap.sh" --no-example
 
 status=0
-printf '\n== test: ctest --test-dir %s --output-on-failure -j %s %s\n' "$build" "$jobs" "$*"
-ctest --test-dir "$build" --output-on-failure -j "$jobs" "$@" || status=$?
+printf '\n== test: ctest --test-dir %s --output-on-failure -j %s %s\n' "$build" "$jobs" "${tier[*]} $*"
+ctest --test-dir "$build" --output-on-failure -j "$jobs" ${tier[@]+"${tier[@]}"} "$@" || status=$?
 
 if [ "${OL_SANITIZERS:-1}" != 0 ]; then
 	asan=$build-asan
@@ -42,10 +54,11 @@ if [ "${OL_SANITIZERS:-1}" != 0 ]; then
 	if [ $# -gt 0 ]; then
 		selection=("$@")
 	else
-		selection=(-E '^(e2e/|differential/clang-lines$|differential/partition-fuzz$|package/)')
+		selection=(-E '^(e2e/|differential/clang-lines$|differential/partition-fuzz(-sm90)?$|package/)')
 	fi
 	printf '\n== sanitizers: ctest --test-dir %s --output-on-failure -j %s %s\n' "$asan" "$jobs" \
 		"${selection[*]}"
-	ctest --test-dir "$asan" --output-on-failure -j "$jobs" "${selection[@]}" || status=$?
+	ctest --test-dir "$asan" --output-on-failure -j "$jobs" ${tier[@]+"${tier[@]}"} "${selection[@]}" ||
+		status=$?
 fi
 exit "$status"
