@@ -53,6 +53,7 @@ enum ol_key_role {
 	OL_KEY_KEYED_PER_TRIPLE,
 	OL_KEY_KEYED_DECODED,
 	OL_KEY_HOST_INPUT,
+	OL_KEY_REMARKS,
 };
 
 /* The role of the record `id` (a canonical id, as cl->args carry). */
@@ -169,10 +170,19 @@ void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *ra
  * line's order, each as "<option name><value>" (the option table's key
  * column: KEYED ones, and the KEYED_PER_TRIPLE values that apply to
  * `triple` under `flavor`'s rule; not the KEYED_DECODED ones, whose
- * settings the key takes).  What the device-link cache key takes
+ * settings the key takes, nor the REMARKS ones, nor any value that only
+ * asks for remarks, ol_is_remark_arg, with the "-mllvm" before it).  What the device-link cache key takes
  * from the command line. */
 void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum ol_flavor flavor,
 			 struct strvec *out);
+
+/* Whether a value of -mllvm, --offload-opt or --device-compiler only asks
+ * for optimization remarks: LLVM's -pass-remarks* (one or two dashes, or
+ * none as 16 and 19 keep --offload-opt=-<value>), clang's -Rpass=,
+ * -Rpass-missed=, -Rpass-analysis=, -fsave-optimization-record[=yaml] and
+ * -foptimization-record-file=.  They change no byte of an image, so the
+ * key leaves them out (docs/design/remarks.md). */
+int ol_is_remark_arg(const char *arg);
 
 /* The release the line's wrapper options point to: 16 or 19 when it has
  * one only their wrappers take (16 when the line also has 16's "--"), 22

@@ -16,7 +16,13 @@
 /* Adds an LTO run's remarks (*more, freed and emptied) to the group's. */
 void ol_group_keep_remarks(struct ol_group *g, struct ol_buffer *more);
 
-/* The cache: remarks are stored under a key derived from their product's.
+/* The remark request in a key (sha256 input): its normalized patterns. */
+struct ol_sha256;
+void ol_key_remark_request(struct ol_sha256 *h, const struct ol_remark_request *r);
+
+/* The cache: remarks are stored under a key derived from their product's
+ * and the group's request (ol_key_remark_request), the product's key
+ * holding no remark option.
  * get: 1 when the group wants no remarks or they were found (*out, possibly
  * empty, malloc'd), 0 when it wants them and the cache has none (the
  * product must be made again).  put: stores them (nothing when the group

@@ -11,6 +11,8 @@
  *   shown     "1" when a --pass-remarks* pattern selected it (it is
  *             printed), "0" when only --remarks-file wants it
  *   pass, name, function
+ *   demangled the function's name demangled (llvm::demangle, in the
+ *             backend: the executable has no C++), "" when that is the name
  *   file, line, column     where it points ("" and "0" "0" for nowhere)
  *   nargs     how many arguments follow, in decimal
  *   then per argument: key, value, file, line, column
@@ -25,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OL_REMARKS_MAGIC "OLRMK1\n"
+#define OL_REMARKS_MAGIC "OLRMK2\n"
 #define OL_REMARKS_MAGIC_LEN 7
 
 struct ol_remark_arg {
@@ -36,6 +38,7 @@ struct ol_remark_arg {
 /* One remark; its strings point into the decoded blob. */
 struct ol_remark {
 	const char *kind, *pass, *name, *function, *file;
+	const char *demangled;        /* the function's name demangled, or "" */
 	unsigned line, column;
 	int shown;
 	struct ol_remark_arg *args;

@@ -13,6 +13,7 @@
  *
  * Built as clone_defining.cpp is (C++17, no exceptions, no RTTI).
  */
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/Function.h>
@@ -130,6 +131,19 @@ private:
 		encoded.append(s, n);
 		encoded.push_back('\0');
 	}
+	/* The name a reader of the source knows ("" when it is the symbol's):
+	 * printed for a remark without a place.  Itanium, Microsoft, Rust and
+	 * D manglings, as llvm-cxxfilt reads them. */
+	void demangled(llvm::StringRef name)
+	{
+		std::string symbol = name.str();
+		std::string readable = llvm::demangle(symbol);
+
+		if (readable == symbol)
+			field("", 0);
+		else
+			field(readable);
+	}
 	void location(const llvm::DiagnosticLocation &loc)
 	{
 		if (loc.isValid()) {
@@ -157,6 +171,7 @@ private:
 		field(llvm::StringRef(r.getPassName()));
 		field(r.getRemarkName());
 		field(r.getFunction().getName());
+		demangled(r.getFunction().getName());
 		location(r.getLocation());
 		field(std::to_string(r.getArgs().size()));
 		for (const auto &arg : r.getArgs()) {

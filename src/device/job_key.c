@@ -15,6 +15,7 @@
 #include "offload/cache.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
+#include "offload/device_remarks.h"
 #include "offload/inputs.h"
 #include "offload/key_material.h"
 #include "offload/mapped_file.h"
@@ -28,7 +29,7 @@
 #include <sys/stat.h>
 
 /* Bumped whenever what a key covers changes. */
-#define CACHE_FORMAT "offload-link device-link cache 2"
+#define CACHE_FORMAT "offload-link device-link cache 3"
 
 /* ---- tools, files and images ------------------------------------------------------ */
 
@@ -208,11 +209,14 @@ static void key_settings(struct ol_cache *c, const struct ol_group *g,
 			 const struct ol_link_context *ctx, struct ol_sha256 *h)
 {
 	key_strvec(h, "options", &g->key_args);
-	/* KEYED_DECODED options: the setting, however it was given.  An
-	 * entry made under --remarks-file holds every remark; one made
-	 * without it, only those the patterns (in key_args) selected. */
+	/* KEYED_DECODED options: the setting, however it was given. */
 	ol_key_u64(h, (uint64_t)g->lto_partition_units);
-	ol_key_u64(h, (uint64_t)g->remarks.all);
+	/* Not the remark options: no byte of the product depends on them, and
+	 * the remarks are cached under a key of their own (remarks.c).  But
+	 * clang, where a group links through it, prints its remarks itself
+	 * and nothing keeps them, so there they key the link. */
+	if (g->route == OL_ROUTE_CLANG)
+		ol_key_remark_request(h, &g->remarks);
 	/* --builtin-bitcode names a file: what decides the link is its bytes. */
 	ol_key_u64(h, g->nbuiltins);
 	for (size_t i = 0; i < g->nbuiltins; i++)

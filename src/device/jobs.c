@@ -125,11 +125,15 @@ static int cache_usable(const struct ol_link_context *ctx)
 }
 
 /* -v: one line per job, "hit", "remote hit" (from which remote), "miss"
- * (no remote asked) or "remote miss" (the remotes asked missed too). */
-static void note_lookup(const struct ol_group *g, const char *key, const struct ol_cache_lookup *l)
+ * (no remote asked), "remote miss" (the remotes asked missed too), or
+ * "hit, remarks miss" (the image is there, the remarks asked for are not:
+ * linked again). */
+static void note_lookup(const struct ol_group *g, const char *key, const struct ol_cache_lookup *l,
+			int remarks_missing)
 {
-	const char *outcome = l->hit ? (l->remote ? "remote hit" : "hit")
-				     : (l->remote_asked ? "remote miss" : "miss");
+	const char *outcome = remarks_missing ? "hit, remarks miss"
+			      : l->hit ? (l->remote ? "remote hit" : "hit")
+				       : (l->remote_asked ? "remote miss" : "miss");
 
 	ol_spawn_note("device-link cache: %s for %s%s%s (%.16s)%s%s", outcome, g->triple,
 		      *g->arch ? " " : "", g->arch, key, l->remote ? " from " : "",
@@ -145,13 +149,17 @@ static void look_up_cache(struct ol_groups *groups, const struct ol_link_context
 
 		ol_group_job_key(ctx->cache, g, ctx, keys[i]);
 		ol_cache_get(ctx->cache, keys[i], &found);
-		/* An image whose remarks are wanted and gone is linked again. */
+		/* An image whose remarks are wanted and not kept (never asked
+		 * for with these patterns, or evicted) is linked again: the same
+		 * bytes, and its remarks. */
+		int remarks_missing = 0;
 		if (found.hit && !ol_remarks_cache_get(ctx->cache, g, keys[i], &g->remark_records)) {
 			free(found.data);
 			found.data = NULL;
 			found.hit = 0;
+			remarks_missing = 1;
 		}
-		note_lookup(g, keys[i], &found);
+		note_lookup(g, keys[i], &found, remarks_missing);
 		if (!found.hit)
 			continue;
 		char *prefix = ol_group_output_prefix(g, ctx);

@@ -84,29 +84,88 @@ void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *ra
 		push_device_arg(raw->v[i], triple, flavor, out);
 }
 
+int ol_is_remark_arg(const char *arg)
+{
+	static const char *const clang_prefixes[] = {
+		"-Rpass=", "-Rpass-missed=", "-Rpass-analysis=", "-foptimization-record-file=",
+	};
+	const char *llvm = arg;
+
+	while (*llvm == '-')
+		llvm++;
+	if (ol_starts_with(llvm, "pass-remarks"))
+		return 1;
+	if (!strcmp(arg, "-fsave-optimization-record") ||
+	    !strcmp(arg, "-fsave-optimization-record=yaml"))
+		return 1;
+	for (size_t i = 0; i < sizeof(clang_prefixes) / sizeof(clang_prefixes[0]); i++)
+		if (ol_starts_with(arg, clang_prefixes[i]))
+			return 1;
+	return 0;
+}
+
+/* "-mllvm" among an option's values waits for the value it introduces:
+ * the pair is keyed unless that value only asks for remarks. */
+struct held_mllvm {
+	enum ol_opt_id id;
+	int held;
+};
+
+static void push_key_value(struct strvec *out, struct held_mllvm *h, enum ol_opt_id id,
+			   const char *name, const char *value)
+{
+	if (h->held && h->id == id) {
+		h->held = 0;
+		if (!ol_is_remark_arg(value)) {
+			strvec_pushf(out, "%s-mllvm", name);
+			strvec_pushf(out, "%s%s", name, value);
+		}
+		return;
+	}
+	if (!strcmp(value, "-mllvm") && !h->held) {
+		h->held = 1;
+		h->id = id;
+		return;
+	}
+	if (!ol_is_remark_arg(value))
+		strvec_pushf(out, "%s%s", name, value);
+}
+
 void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum ol_flavor flavor,
 			 struct strvec *out)
 {
 	struct strvec applies = STRVEC_INIT;
+	struct held_mllvm held[2] = { { OPT_device_linker, 0 }, { OPT_device_compiler, 0 } };
 
 	for (size_t i = 0; i < cl->nargs; i++) {
 		const struct ol_arg *a = &cl->args[i];
 		const char *name = a->id < OL_NOPTS ? ol_opts[a->id].name : "";
+		const char *value = a->value ? a->value : "";
 
 		switch (ol_option_key_role(a->id)) {
 		case OL_KEY_KEYED:
-			strvec_pushf(out, "%s%s", name, a->value ? a->value : "");
+			/* LLVM's remark options ask for remarks and change no
+			 * code: the remarks' own key takes them. */
+			if ((a->id == OPT_mllvm || a->id == OPT_offload_opt) &&
+			    ol_is_remark_arg(value))
+				break;
+			strvec_pushf(out, "%s%s", name, value);
 			break;
 		case OL_KEY_KEYED_PER_TRIPLE:
-			push_device_arg(a->value ? a->value : "", triple, flavor, &applies);
+			push_device_arg(value, triple, flavor, &applies);
 			for (size_t k = 0; k < applies.nr; k++)
-				strvec_pushf(out, "%s%s", name, applies.v[k]);
+				push_key_value(out, &held[a->id == OPT_device_compiler], a->id, name,
+					       applies.v[k]);
 			strvec_release(&applies);
 			break;
 		case OL_KEY_KEYED_DECODED: /* job_key.c keys the setting */
+		case OL_KEY_REMARKS:       /* remarks.c keys them with the remarks */
 		case OL_KEY_UNKEYED:
 		case OL_KEY_HOST_INPUT:
 			break;
 		}
 	}
+	for (size_t k = 0; k < 2; k++)
+		if (held[k].held)
+			strvec_pushf(out, "%s-mllvm", ol_opts[held[k].id].name);
 }

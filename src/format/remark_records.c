@@ -95,7 +95,8 @@ static int decode_one(struct fields *f, struct ol_remark *r, const char **why, u
 		return ol_format_fail(why, bad, start, "remark 'shown' field is not 0 or 1");
 	r->shown = *shown == '1';
 	if (!(r->pass = next_field(f, why, bad)) || !(r->name = next_field(f, why, bad)) ||
-	    !(r->function = next_field(f, why, bad)) || !(r->file = next_field(f, why, bad)) ||
+	    !(r->function = next_field(f, why, bad)) || !(r->demangled = next_field(f, why, bad)) ||
+	    !(r->file = next_field(f, why, bad)) ||
 	    next_number(f, &r->line, why, bad) || next_number(f, &r->column, why, bad))
 		return -1;
 	start = f->at;

@@ -17,7 +17,10 @@
  *       output (-o) unless -foptimization-record-file=<prefix> names them.
  *
  * Patterns of one kind are joined into one alternative ("(a)|(b)"), so
- * that each spelling adds what it names instead of the last one winning.
+ * that each spelling adds what it names instead of the last one winning;
+ * sorted and each once, so that the request, and the key the remarks are
+ * cached under (src/device/remarks.c), do not depend on the spelling or
+ * the order: -Rpass=x and --offload-opt=-pass-remarks=x ask alike.
  * Each is checked as a POSIX extended regular expression, the syntax
  * llvm::Regex implements, before any link runs.
  */
@@ -33,7 +36,7 @@
 enum remark_kind { PASSED, MISSED, ANALYSIS, NKINDS };
 
 struct spellings {
-	struct strbuf pattern[NKINDS];
+	struct strvec pattern[NKINDS];
 	int failed;
 };
 
@@ -63,7 +66,6 @@ static void add_pattern(struct spellings *s, const char *arg, const char *origin
 {
 	const char *pattern;
 	int kind = remark_option(arg, &pattern);
-	struct strbuf *sb;
 	regex_t re;
 
 	if (kind < 0)
@@ -75,10 +77,7 @@ static void add_pattern(struct spellings *s, const char *arg, const char *origin
 		return;
 	}
 	regfree(&re);
-	sb = &s->pattern[kind];
-	if (sb->len)
-		strbuf_addch(sb, '|');
-	strbuf_addf(sb, "(%s)", pattern);
+	strvec_push(&s->pattern[kind], pattern);
 }
 
 /* LLVM options among a group's values: "-mllvm <opt>" pairs. */
@@ -95,11 +94,27 @@ int ol_is_records_flag(const char *arg)
 	       !strcmp(arg, "-fsave-optimization-record=yaml");
 }
 
-static const char *take(struct strbuf *sb)
+static int compare_patterns(const void *a, const void *b)
 {
-	const char *s = sb->len ? ol_arena_strdup(&ol_link_arena, strbuf_str(sb)) : NULL;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	strbuf_release(sb);
+/* "(a)|(b)": the kind's patterns sorted, each once; NULL for none. */
+static const char *take(struct strvec *patterns)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s;
+
+	if (patterns->nr)
+		qsort(patterns->v, patterns->nr, sizeof(patterns->v[0]), compare_patterns);
+	for (size_t i = 0; i < patterns->nr; i++) {
+		if (i && !strcmp(patterns->v[i], patterns->v[i - 1]))
+			continue;
+		strbuf_addf(&sb, "%s(%s)", sb.len ? "|" : "", patterns->v[i]);
+	}
+	s = sb.len ? ol_arena_strdup(&ol_link_arena, strbuf_str(&sb)) : NULL;
+	strbuf_release(&sb);
+	strvec_release(patterns);
 	return s;
 }
 
@@ -125,7 +140,7 @@ static const char *records_prefix(const struct ol_group *g, const struct ol_cmdl
 
 int ol_group_remark_request(struct ol_group *g, const struct ol_cmdline *cl)
 {
-	struct spellings s = { { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT }, 0 };
+	struct spellings s = { { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }, 0 };
 
 	for (size_t i = 0; i < cl->pass_remarks.nr; i++)
 		add_pattern(&s, cl->pass_remarks.v[i], "");

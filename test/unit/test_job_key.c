@@ -11,6 +11,10 @@
  *   KEYED_DECODED     it changes (the key takes the decoded setting);
  *   HOST_INPUT        no GPU group's key changes (the CPU family keys what
  *                     it takes of the host line itself);
+ *   REMARKS           the key stays (the remarks have a key of their own,
+ *                     src/device/remarks.c), and so it does for every
+ *                     spelling of a remark option among the values of
+ *                     other options (test_remark_spellings);
  *   UNKEYED           the key stays (a hit).
  *
  * And the other way round: a record whose option changes what the device
@@ -178,12 +182,20 @@ static char *device_view(const struct ol_cmdline *cl)
 	add_strvec(&sb, "bitcode-library", &cl->bitcode_library);
 	add_strvec(&sb, "builtin-bitcode", &cl->builtin_bitcode);
 	add_strvec(&sb, "override-image", &cl->override_image);
-	add_strvec(&sb, "remarks", &cl->pass_remarks);
-	strbuf_addf(&sb, "remarks-file%d ", cl->remarks_file != NULL);
 	strbuf_addf(&sb, "O%d g%d embed%d whole%d clang%d units%u r%d cuda[%s] flavor%d",
 		    cl->opt_level, cl->device_debug, cl->embed_bitcode, cl->whole_program,
 		    cl->clang_backend, cl->device_lto_units, cl->relocatable,
 		    cl->cuda_path ? cl->cuda_path : "", (int)cl->flavor);
+	return strbuf_detach(&sb);
+}
+
+/* What the remarks of a device link read of the decoded line. */
+static char *remark_view(const struct ol_cmdline *cl)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_strvec(&sb, "remarks", &cl->pass_remarks);
+	strbuf_addf(&sb, "remarks-file%d ", cl->remarks_file != NULL);
 	return strbuf_detach(&sb);
 }
 
@@ -212,6 +224,15 @@ static void check_views(const struct ol_cmdline *base, const struct ol_cmdline *
 	    role != OL_KEY_KEYED_DECODED) {
 		fprintf(stderr, "%s: '%s' changes what a device link reads (%s), but the table "
 			"does not key it\n", current_test, spelled, b);
+		failures++;
+	}
+	free(a);
+	free(b);
+	a = remark_view(base);
+	b = remark_view(with);
+	if (strcmp(a, b) != 0 && role != OL_KEY_REMARKS) {
+		fprintf(stderr, "%s: '%s' changes which remarks a device link reports (%s), but "
+			"the table does not mark it REMARKS\n", current_test, spelled, b);
 		failures++;
 	}
 	free(a);
@@ -340,6 +361,7 @@ static void test_every_record(void)
 			check_record(rec, NVPTX, 1);
 			break;
 		case OL_KEY_HOST_INPUT:
+		case OL_KEY_REMARKS:
 		case OL_KEY_UNKEYED:
 			check_record(rec, AMDGPU, 0);
 			break;
@@ -371,6 +393,73 @@ static void test_key_args(void)
 	ol_cmdline_release(&cl);
 }
 
+/* Every spelling of a remark option, alone and among other options'
+ * values, leaves the key of both GPU groups as it is; the other values
+ * around them still count. */
+static void test_remark_spellings(void)
+{
+	static const char *spellings[][4] = {
+		{ "--pass-remarks=openmp-opt", "--pass-remarks-missed=inline",
+		  "--pass-remarks-analysis=.*", NULL },
+		{ "--offload-opt=-pass-remarks=openmp-opt", NULL },
+		{ "--offload-opt=--pass-remarks-missed=inline", NULL },
+		{ "-mllvm", "-pass-remarks=openmp-opt", NULL },
+		{ "-mllvm", "--pass-remarks-analysis=openmp-opt", NULL },
+		{ "--device-compiler=" AMDGPU "=-Rpass=openmp-opt",
+		  "--device-compiler=" NVPTX "=-Rpass-analysis=openmp-opt", NULL },
+		{ "--device-compiler=-Rpass-missed=inline", NULL },
+		{ "--device-compiler=-fsave-optimization-record",
+		  "--device-compiler=-foptimization-record-file=x", NULL },
+		{ "--device-compiler=" AMDGPU "=-mllvm", "--device-compiler=" AMDGPU
+		  "=-pass-remarks=openmp-opt", NULL },
+		{ "--device-linker=-mllvm", "--device-linker=-pass-remarks=openmp-opt", NULL },
+		{ "--remarks-file=build/app", NULL },
+	};
+	static const char *const triples[][2] = { { AMDGPU, "gfx90a" }, { NVPTX, "sm_90" } };
+	struct ol_cmdline base, with, other;
+	const char *keep[] = { "-mllvm", "-inline-threshold=100" };
+
+	current_test = "remark spellings";
+	CHECK(parse(&base, NULL, NULL, 0) == 0);
+	for (size_t s = 0; s < sizeof(spellings) / sizeof(spellings[0]); s++) {
+		size_t n = 0;
+
+		while (n < 4 && spellings[s][n])
+			n++;
+		if (parse(&with, NULL, spellings[s], n) < 0) {
+			fprintf(stderr, "%s: '%s' does not parse\n", current_test, spellings[s][0]);
+			failures++;
+			ol_cmdline_release(&with);
+			continue;
+		}
+		for (size_t t = 0; t < sizeof(triples) / sizeof(triples[0]); t++) {
+			char before[OL_CACHE_KEY_HEX], after[OL_CACHE_KEY_HEX];
+
+			group_key(&base, triples[t][0], triples[t][1], before);
+			group_key(&with, triples[t][0], triples[t][1], after);
+			if (strcmp(before, after) != 0) {
+				fprintf(stderr, "%s: '%s' changes the key of a %s link\n",
+					current_test, spellings[s][n - 1], triples[t][0]);
+				failures++;
+			}
+		}
+		ol_cmdline_release(&with);
+	}
+	/* An -mllvm pair that is not a remark option still keys. */
+	CHECK(parse(&other, NULL, keep, 2) == 0);
+	{
+		char before[OL_CACHE_KEY_HEX], after[OL_CACHE_KEY_HEX];
+		group_key(&base, AMDGPU, "gfx90a", before);
+		group_key(&other, AMDGPU, "gfx90a", after);
+		CHECK(strcmp(before, after) != 0);
+	}
+	ol_cmdline_release(&other);
+	ol_cmdline_release(&base);
+	CHECK(ol_is_remark_arg("-pass-remarks=x") && ol_is_remark_arg("pass-remarks-missed=x") &&
+	      ol_is_remark_arg("-Rpass-analysis=x") && !ol_is_remark_arg("-Rsanitize") &&
+	      !ol_is_remark_arg("-inline-threshold=1"));
+}
+
 int main(void)
 {
 	/* --builtin-bitcode's sample names a file the group stage maps. */
@@ -378,6 +467,7 @@ int main(void)
 
 	CHECK(builtins && fputs("BC\xc0\xde", builtins) >= 0 && fclose(builtins) == 0);
 	test_key_args();
+	test_remark_spellings();
 	test_every_record();
 	if (failures)
 		fprintf(stderr, "%d failure(s)\n", failures);

@@ -24,8 +24,10 @@ static void add_record(struct strbuf *sb, const char *kind, int shown, const cha
 {
 	if (!sb->len)
 		strbuf_addstr(sb, OL_REMARKS_MAGIC);
-	strbuf_addf(sb, "%s%c%d%c%s%c%s%c%s%c%s%c%u%c%u%c%zu%c", kind, 0, shown, 0, pass, 0, name,
-		    0, function, 0, file, 0, line, 0, column, 0, nargs, 0);
+	/* "_Z3fooPi" comes with its demangled name, as the backend gives it. */
+	strbuf_addf(sb, "%s%c%d%c%s%c%s%c%s%c%s%c%s%c%u%c%u%c%zu%c", kind, 0, shown, 0, pass, 0,
+		    name, 0, function, 0, strcmp(function, "_Z3fooPi") ? "" : "foo(int*)", 0, file,
+		    0, line, 0, column, 0, nargs, 0);
 	for (size_t i = 0; i < nargs; i++)
 		strbuf_addf(sb, "%s%c%s%c%c0%c0%c", args[2 * i], 0, args[2 * i + 1], 0, 0, 0, 0);
 }
@@ -41,7 +43,7 @@ static struct strbuf sample(void)
 
 	add_record(&sb, "Analysis", 0, "asm-printer", "InstructionMix", "k", "", 0, 0, mix, 3);
 	add_record(&sb, "Passed", 1, "openmp-opt", "OMP120", "k", "a.c", 7, 1, spmd, 2);
-	add_record(&sb, "Missed", 1, "inline", "NoDefinition", "k", "a.c", 3, 9, spmd, 1);
+	add_record(&sb, "Missed", 1, "inline", "NoDefinition", "_Z3fooPi", "a.c", 3, 9, spmd, 1);
 	/* The same remark from a second partition, not selected there. */
 	add_record(&sb, "Passed", 0, "openmp-opt", "OMP120", "k", "a.c", 7, 1, spmd, 2);
 	return sb;
@@ -61,6 +63,8 @@ static void test_decode(void)
 		/* No file first, then by line. */
 		CHECK(!strcmp(rs.v[0].name, "InstructionMix") && !rs.v[0].shown);
 		CHECK(!strcmp(rs.v[1].name, "NoDefinition") && rs.v[1].line == 3 && rs.v[1].column == 9);
+		CHECK(!strcmp(rs.v[1].function, "_Z3fooPi") && !strcmp(rs.v[1].demangled, "foo(int*)"));
+		CHECK(!strcmp(rs.v[0].demangled, ""));
 		CHECK(!strcmp(rs.v[2].name, "OMP120") && rs.v[2].shown);
 		CHECK(!strcmp(rs.v[2].message, "Transformed generic-mode kernel to SPMD-mode. [OMP120]"));
 		CHECK(!strcmp(ol_remark_option(&rs.v[2]), "-Rpass"));
@@ -88,7 +92,7 @@ static void test_truncations(void)
 	ends[nends++] = one.len;
 	add_record(&one, "Passed", 1, "openmp-opt", "OMP120", "k", "a.c", 7, 1, spmd, 2);
 	ends[nends++] = one.len;
-	add_record(&one, "Missed", 1, "inline", "NoDefinition", "k", "a.c", 3, 9, spmd, 1);
+	add_record(&one, "Missed", 1, "inline", "NoDefinition", "_Z3fooPi", "a.c", 3, 9, spmd, 1);
 	ends[nends++] = one.len;
 	strbuf_release(&one);
 	for (size_t len = 1; len < sb.len; len++) {
@@ -141,20 +145,20 @@ static void test_damaged_fields(void)
 	strbuf_release(&sb);
 	/* A line number that is not one, and one that overflows. */
 	strbuf_addstr(&sb, OL_REMARKS_MAGIC);
-	ADD_LITERAL(&sb, "Passed\0" "1\0p\0n\0f\0a.c\0" "7x\0" "1\0" "0\0");
+	ADD_LITERAL(&sb, "Passed\0" "1\0p\0n\0f\0\0a.c\0" "7x\0" "1\0" "0\0");
 	expect_failure("line", (const uint8_t *)sb.buf, sb.len, "remark number field '7x' is not "
-		       "a 32-bit decimal", m + 19);
+		       "a 32-bit decimal", m + 20);
 	strbuf_release(&sb);
 	strbuf_addstr(&sb, OL_REMARKS_MAGIC);
-	ADD_LITERAL(&sb, "Passed\0" "1\0p\0n\0f\0a.c\0" "99999999999\0" "1\0" "0\0");
+	ADD_LITERAL(&sb, "Passed\0" "1\0p\0n\0f\0\0a.c\0" "99999999999\0" "1\0" "0\0");
 	expect_failure("overflow", (const uint8_t *)sb.buf, sb.len, "remark number field "
-		       "'99999999999' is not a 32-bit decimal", m + 19);
+		       "'99999999999' is not a 32-bit decimal", m + 20);
 	strbuf_release(&sb);
 	/* More arguments claimed than bytes left. */
 	strbuf_addstr(&sb, OL_REMARKS_MAGIC);
-	ADD_LITERAL(&sb, "Passed\0" "1\0p\0n\0f\0a.c\0" "7\0" "1\0" "4000000000\0");
+	ADD_LITERAL(&sb, "Passed\0" "1\0p\0n\0f\0\0a.c\0" "7\0" "1\0" "4000000000\0");
 	expect_failure("nargs", (const uint8_t *)sb.buf, sb.len, "remark claims 4000000000 "
-		       "arguments, more than the record's remaining 0 bytes hold", m + 23);
+		       "arguments, more than the record's remaining 0 bytes hold", m + 24);
 	strbuf_release(&sb);
 	/* A last field without its NUL. */
 	strbuf_addstr(&sb, OL_REMARKS_MAGIC);

@@ -12,7 +12,7 @@ status=0
 for opt in --device-linker=-znow --device-linker=x86_64-unknown-linux-gnu=-O1 \
 	--device-compiler=x86_64-unknown-linux-gnu=-O1 "-mllvm -inline-threshold=7" \
 	--offload-opt=-inline-threshold=8 --ptxas-arg=-v --opt-level=O1 --device-debug \
-	--embed-bitcode --whole-program --clang-backend --pass-remarks=inline \
+	--embed-bitcode --whole-program --clang-backend \
 	--bitcode-library=openmp-x86_64-unknown-linux-gnu-generic=lib.bc \
 	--builtin-bitcode=x86_64-unknown-linux-gnu=lib.bc --offload-abi=22; do
 	# shellcheck disable=SC2086 # "-mllvm X" is two words
