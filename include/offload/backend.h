@@ -212,7 +212,8 @@ struct ol_backend {
 	 * in order, which other inputs' edits do not change, for its cache key.
 	 * Returns 0; 1 when the module cannot be split (an ifunc; on AMDGPU,
 	 * shared memory an exported function touches) and comes back whole in
-	 * parts[0], why in *err; -1 on error.  The partitions are not verified
+	 * parts[0], why in *err; -1 on error.  0 with *err set: split, with
+	 * partitions joined, why in *err.  The partitions are not verified
 	 * here: lto() does it before optimizing one. */
 	int (*split)(const struct ol_lto_request *req, struct ol_buffer *parts,
 		     struct ol_buffer *keys, char **err);

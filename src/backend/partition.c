@@ -26,6 +26,11 @@
  *           function whose address nothing takes is a private copy there
  *           instead: the Attributor reads a copy, not an import.
  *
+ * A partition with a kernel whose code takes the address of a function
+ * owned by another partition, of which it holds no exact body, is joined
+ * with that partition (splitter_join_for_exact_callees): a call through
+ * the pointer would reach an import, which OpenMPOpt does not read.
+ *
  * A partition must see a global as used wherever full LTO does: what
  * something it lacks lets out joins its llvm.compiler.used (splitter_mark_kept).
  *
@@ -59,6 +64,22 @@ static int has_ifuncs(LLVMModuleRef mod)
 	return LLVMGetFirstGlobalIFunc(mod) != NULL;
 }
 
+/* Whether every owned node is in one partition. */
+static int joined_into_one(const struct splitter *s)
+{
+	unsigned first = UINT32_MAX;
+
+	for (size_t i = 0; i < s->nnodes; i++) {
+		if (s->nodes[i].role != ROLE_OWNED)
+			continue;
+		if (first == UINT32_MAX)
+			first = s->nodes[i].part;
+		else if (s->nodes[i].part != first)
+			return 0;
+	}
+	return 1;
+}
+
 static void release_partitions(struct ol_buffer *parts, struct ol_buffer *keys, size_t n)
 {
 	for (size_t p = 0; p < n; p++) {
@@ -75,6 +96,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	struct splitter s;
 	struct ol_be_diag diag;
 	const char *whole = NULL;
+	unsigned note = 0;
 	int rc = 0, built = 0;
 
 	if (!req || !req->triple || req->nmodules == 0 || !req->module_partition ||
@@ -111,6 +133,31 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	}
 	if (rc == 0)
 		splitter_settle_roles(&s);
+	/* Kernels that would call an import through a pointer: their
+	 * partition and the function's owner become one, until none is left;
+	 * all joined into one is the module whole. */
+	if (rc == 0 && !whole && s.npartitions > 1) {
+		unsigned *root = calloc(s.npartitions, sizeof(*root));
+		unsigned joined = 0, n;
+
+		if (!root)
+			rc = ol_be_fail(err, "out of memory");
+		while (root && (n = splitter_join_for_exact_callees(&s, root)) > 0) {
+			joined += n;
+			splitter_settle_roles(&s);
+		}
+		if (root && joined && joined_into_one(&s)) {
+			whole = "a kernel calls, through a pointer, a function of another partition "
+				"whose address is taken (an import is no exact definition for OpenMPOpt)";
+			memset(root, 0, s.npartitions * sizeof(*root));
+			splitter_reassign_roles(&s, root);
+			s.npartitions = 1;
+			splitter_settle_roles(&s);
+		} else if (root && joined) {
+			note = joined;
+		}
+		free(root);
+	}
 	for (size_t i = 0; rc == 0 && i < s.nnodes; i++)
 		if (s.nodes[i].promote)
 			splitter_promote(s.mod, s.nodes[i].gv);
@@ -123,6 +170,11 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	if (rc == 0 && whole) {
 		ol_be_fail(err, "%s", whole);
 		rc = 1;
+	} else if (rc == 0 && note) {
+		/* Not a failure: what -v says of the partitions joined. */
+		ol_be_fail(err, "%u partition%s joined with another: a kernel calls, through a "
+			   "pointer, a function of another partition whose address is taken",
+			   note, note == 1 ? "" : "s");
 	}
 	if (req->phase)
 		req->phase("Split", 0);

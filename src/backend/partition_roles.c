@@ -196,6 +196,106 @@ void splitter_settle_roles(struct splitter *s)
 	}
 }
 
+/* Every node's role again, its partition p becoming root[p]; nothing
+ * promoted until splitter_settle_roles says so. */
+void splitter_reassign_roles(struct splitter *s, const unsigned *root)
+{
+	for (size_t i = 0; i < s->nglobals + s->nfunctions; i++) {
+		struct node *n = &s->nodes[i];
+
+		n->promote = 0;
+		splitter_assign_role(n, root[n->part]);
+		/* As splitter_build_graph has it. */
+		n->copyable = n->is_function && n->importable && !n->address_taken;
+	}
+	for (size_t i = s->nglobals + s->nfunctions; i < s->nnodes; i++) {
+		s->nodes[i].promote = 0;
+		s->nodes[i].role = s->nodes[s->nodes[i].aliasee].role;
+		s->nodes[i].part = s->nodes[s->nodes[i].aliasee].part;
+	}
+}
+
+static unsigned join_root(unsigned *root, unsigned p)
+{
+	while (root[p] != p)
+		p = root[p] = root[root[p]];
+	return p;
+}
+
+/*
+ * Partitions whose kernels would lose what OpenMPOpt sees in full LTO
+ * become one.  A function whose address is taken keeps one definition and
+ * another partition imports it (available_externally), which is not an
+ * exact definition: OpenMPOpt makes its own internal copy for the direct
+ * calls, but a call through a pointer that the partition's code makes
+ * from the address (returned, selected, read from a table it holds) is
+ * resolved to the import, whose body the Attributor does not read.  Its
+ * kernel then stays generic where full LTO makes it SPMD, or is marked as
+ * one that may use nested parallelism.  So a partition with a kernel
+ * whose code (a function it holds, or a constant it defines or copies)
+ * takes the address of a function owned by another partition, and holds
+ * no exact body of it, is joined with that partition: the function is
+ * then defined where its address is taken, one address still.  Roles are
+ * assigned again over the joined partitions (splitter_settle_roles runs
+ * next).  Returns how many partitions were joined into another.
+ */
+unsigned splitter_join_for_exact_callees(struct splitter *s, unsigned *root)
+{
+	unsigned joined = 0;
+
+	for (unsigned p = 0; p < s->npartitions; p++)
+		root[p] = p;
+	for (unsigned p = 0; p < s->npartitions; p++) {
+		int kernel = 0;
+
+		for (size_t i = 0; i < s->nnodes && !kernel; i++)
+			kernel = s->nodes[i].kernel && s->nodes[i].role == ROLE_OWNED &&
+				 s->nodes[i].part == p;
+		if (!kernel)
+			continue;
+		splitter_reach(s, p);
+		for (size_t i = 0; i < s->nnodes; i++) {
+			const struct node *from = &s->nodes[i];
+
+			if (!holds_body(s->presence[i]) || from->is_alias ||
+			    (!from->is_function && s->presence[i] == IMPORTED))
+				continue;
+			for (size_t r = 0; r < from->nrefs; r++) {
+				size_t to = ref_node(from->refs[r]);
+				const struct node *f = &s->nodes[to];
+				unsigned a, b;
+
+				if (!ref_escapes(from->refs[r]))
+					continue;
+				if (f->is_alias && f->aliasee != SIZE_MAX) {
+					to = f->aliasee;
+					f = &s->nodes[to];
+				}
+				if (!f->is_function || f->kernel || f->role != ROLE_OWNED ||
+				    s->presence[to] == DEFINED || s->presence[to] == PRIVATE_COPY)
+					continue;
+				a = join_root(root, p);
+				b = join_root(root, f->part);
+				if (a == b)
+					continue;
+				/* The lower partition is the root: partition 0
+				 * keeps the appending arrays. */
+				if (a < b)
+					root[b] = a;
+				else
+					root[a] = b;
+				joined++;
+			}
+		}
+	}
+	if (joined) {
+		for (unsigned p = 0; p < s->npartitions; p++)
+			root[p] = join_root(root, p);
+		splitter_reassign_roles(s, root);
+	}
+	return joined;
+}
+
 /* Whether a global held here is the one full LTO has, as far as its
  * escapes go: an owned global (defined here or imported), or a private
  * copy of a constant, whose contents the optimizer reads as full LTO reads

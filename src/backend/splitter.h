@@ -111,6 +111,10 @@ int splitter_owned_function_touches_lds(const struct splitter *s);
 /* What partition p holds, in s->presence. */
 void splitter_reach(struct splitter *s, unsigned p);
 void splitter_settle_roles(struct splitter *s);
+/* Joins partitions whose kernels would call an import through a pointer
+ * (root: npartitions entries, each partition's new one); how many. */
+unsigned splitter_join_for_exact_callees(struct splitter *s, unsigned *root);
+void splitter_reassign_roles(struct splitter *s, const unsigned *root);
 /* What joins the partition's llvm.compiler.used, in s->keep; how many. */
 size_t splitter_mark_kept(struct splitter *s);
 

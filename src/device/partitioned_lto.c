@@ -420,6 +420,10 @@ static int split_and_build(struct partition_run *run, const struct ol_lto_reques
 		ol_group_lto_failed(run->g, "", err);
 		err = NULL;
 		rc = -1;
+	} else if (err) {
+		/* Split, with partitions joined: why. */
+		ol_spawn_note("partitioned LTO for %s%s%s: %s", g->triple, *g->arch ? " " : "",
+			      g->arch, err);
 	}
 	free(err);
 	*built = 0;
