@@ -7,7 +7,8 @@
 
 For each program, compiles its sources with clang 19 (-O2 -fopenmp
 --offload-arch=<archs> -foffload-lto -nogpulib), links the device code with
-offload-link three times -- full LTO (the default) and each of --partitions
+offload-link three times -- full LTO (--device-lto=full, named: partitioned
+is the default since 0.2.0) and each of --partitions
 (--device-lto=partitioned, partitions of 4 modules; partitioned:1, one
 module each) -- with --save-temps --wrapper-verbose --no-cache, the host
 link replaced by /bin/true and the device runtime from
@@ -316,8 +317,60 @@ def amdgpu_resources(image):
             regs += (int(k["agpr_count"]),)
         out[k["name"]] = {"regs": regs, "stack": int(k.get("private_segment_fixed_size", 0)),
                           "shared": int(k.get("group_segment_fixed_size", 0)),
-                          "dyn": k.get("uses_dynamic_stack") == "true"}
+                          "dyn": k.get("uses_dynamic_stack") == "true",
+                          "spills": int(k.get("sgpr_spill_count", 0))
+                          + int(k.get("vgpr_spill_count", 0))}
     return out
+
+
+def ptxas_spills(log, arch):
+    """{function: spill stores + spill loads in bytes} from ptxas -v in the
+    link's log (every ptxas run for arch: one per partition)."""
+    out, current, in_arch = {}, None, False
+    for line in log.splitlines():
+        m = re.search(r"ptxas\S*\"? .*--gpu-name (sm_\d+a?)", line)
+        if m:
+            in_arch = m.group(1) == arch
+            continue
+        if not in_arch:
+            continue
+        m = re.match(r"ptxas info\s*: Function properties for (\S+)", line)
+        if m:
+            current = m.group(1)
+            continue
+        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and current:
+            out[current] = out.get(current, 0) + int(m.group(1)) + int(m.group(2))
+            current = None
+    return out
+
+
+def amdgpu_occupancy_eval(text, entry):
+    """The waves per SIMD of a kernel-resource-usage remark's occupancy: a
+    number, or (LLVM 22, whose resource counts are expressions until the
+    object is written) occupancy(MaxWaves, Granule, TotalVGPRs, Generation,
+    InitOccupancy, <sgprs>, <vgprs>) evaluated as LLVM's AMDGPUMCExpr does,
+    with the counts of the code object metadata (entry["regs"])."""
+    if text is None:
+        return None
+    if re.match(r"^\d+$", text):
+        return int(text)
+    m = re.match(r"occupancy\((\d+), (\d+), (\d+), (\d+), (\d+),", text)
+    if not m or not entry or not entry.get("regs"):
+        return None
+    max_waves, granule, total, generation, occupancy = (int(g) for g in m.groups())
+    # .vgpr_count counts the AGPRs too where they share the register file
+    # (gfx90a and later: checked against clang 19's numeric remarks).
+    sgprs, vgprs = entry["regs"][0], entry["regs"][1]
+    if generation < 9:  # AMDGPUSubtarget::GFX10 (9): SGPRs no longer limit
+        if generation >= 7:  # VOLCANIC_ISLANDS
+            waves = 10 if sgprs <= 80 else 9 if sgprs <= 88 else 8 if sgprs <= 100 else 7
+        else:
+            waves = 10 if sgprs <= 48 else 9 if sgprs <= 56 else 8 if sgprs <= 64 else \
+                7 if sgprs <= 72 else 6 if sgprs <= 80 else 5
+        occupancy = min(occupancy, waves)
+    vgprs = -(-max(1, vgprs) // granule) * granule
+    return min(occupancy, max(total // vgprs, 1), max_waves)
 
 
 def amdgpu_occupancy(log, arch):
@@ -330,43 +383,58 @@ def amdgpu_occupancy(log, arch):
         if m:
             in_arch = m.group(1) == arch
             continue
-        m = re.match(r"(\S+): remark:\s+Occupancy \[waves/SIMD\]: (\d+)", line)
+        m = re.match(r"(\S+): remark:\s+Occupancy \[waves/SIMD\]: (\d+|occupancy\(.*\)) "
+                     r"\[-Rpass", line)
         if m and in_arch:
-            out[m.group(1)] = int(m.group(2))
+            out[m.group(1)] = m.group(2)
     return out
 
 
-def link(args, tool, name, inputs, flags, mode, where):
+def link(args, tool, name, inputs, flags, mode, where, runtime=None, fatal=True, timeout=None):
+    """Links inputs' device code in `where` with --device-lto=<mode> (None or
+    "full": full LTO, named on the command line since partitioned LTO is the
+    default).  Returns the log; on a failure exits, or with fatal=False
+    returns None (the log is in <where>/link.log)."""
     shutil.rmtree(where, ignore_errors=True)
     os.makedirs(where)
     cmd = [tool, "--host-triple=x86_64-unknown-linux-gnu", "--cuda-path=" + CUDA,
            "--linker-path=/bin/true", "--save-temps", "--wrapper-verbose", "--no-cache",
-           "--pass-remarks-analysis=kernel-resource-usage"]
-    if mode:
-        cmd.append("--device-lto=" + mode)
-    cmd += flags + inputs + RUNTIME + ["-o", "app"]
+           "--pass-remarks-analysis=kernel-resource-usage", "--device-lto=" + (mode or "full")]
+    cmd += flags + inputs + (RUNTIME if runtime is None else runtime) + ["-o", "app"]
     env = dict(os.environ)
     env.pop("OFFLOAD_LINK_DEVICE_LTO", None)
-    proc = subprocess.run(cmd, cwd=where, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, env=env)
+    try:
+        proc = subprocess.run(cmd, cwd=where, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, env=env, timeout=timeout)
+        output, code = proc.stdout, proc.returncode
+    except subprocess.TimeoutExpired as e:
+        output = (e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes)
+                  else e.stdout or "") + "\n(timed out after %d s)\n" % timeout
+        code = -1
     with open(os.path.join(where, "link.log"), "w") as out:
-        out.write(proc.stdout)
-    if proc.returncode != 0:
+        out.write(output)
+    if code != 0:
+        if not fatal:
+            return None
         sys.exit("kernel_quality: %s: the %s link failed (exit %d), see %s/link.log:\n%s"
-                 % (name, mode or "full LTO", proc.returncode, where, proc.stdout[-1500:]))
-    return proc.stdout
+                 % (name, mode or "full LTO", code, where, output[-1500:]))
+    return output
 
 
 TRIPLES = {"sm": "nvptx64-nvidia-cuda", "gfx": "amdgcn-amd-amdhsa"}
 
 
 def collect(where, log, archs):
-    """{(arch, kernel): {"mode":, "regs":, "stack":, "shared":, "dyn":, "occupancy":}}"""
+    """{(arch, kernel): {"mode":, "regs":, "stack":, "shared":, "dyn":, "spills":,
+    "occupancy":}}"""
     out = {}
     for arch in archs:
         triple = TRIPLES["sm" if arch.startswith("sm_") else "gfx"]
         if arch.startswith("sm_"):
             res, occupancy = nvlink_resources(log, arch), {}
+            for kernel, spills in ptxas_spills(log, arch).items():
+                if kernel in res:
+                    res[kernel]["spills"] = spills
         else:
             image = os.path.join(where, "app.amdgcn.%s.img" % arch)
             res = amdgpu_resources(image) if os.path.exists(image) else {}
@@ -375,8 +443,9 @@ def collect(where, log, archs):
         for kernel in set(res) | set(modes):
             entry = dict(res.get(kernel, {"regs": None, "stack": None, "shared": None,
                                           "dyn": False}))
+            entry.setdefault("spills", None)
             entry["mode"] = modes.get(kernel)
-            entry["occupancy"] = occupancy.get(kernel)
+            entry["occupancy"] = amdgpu_occupancy_eval(occupancy.get(kernel), entry)
             out[(arch, kernel)] = entry
     return out
 
