@@ -19,6 +19,7 @@
  * partition order, so the output is the same whatever ran where.
  */
 #include "target_impl.h"
+#include "offload/amdgpu_note.h"
 #include "offload/cache.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -85,6 +86,7 @@ struct partition_run {
 	struct ol_cache *cache;        /* NULL: no cache for this link */
 	char *prefix;                  /* "<exe>.<triple>.<arch>" */
 	atomic_size_t hits;
+	atomic_size_t codegen_hits;
 	/* The partitions, their products, each one's messages and status. */
 	struct ol_buffer *parts;
 	struct ol_buffer *keys;        /* what each partition's key is made of (split()) */
@@ -95,6 +97,11 @@ struct partition_run {
 	struct ol_diag_buffer *diags;
 	int *status;
 	char **invalid;                /* why a partition is not valid IR (status 2) */
+	/* codegen_partitions: each partition's object, its remarks, its
+	 * codegen's wall time (-1 from the cache). */
+	struct ol_buffer *objects;
+	struct ol_buffer *codegen_remarks;
+	double *codegen_ms;
 	size_t nparts;
 };
 
@@ -219,6 +226,52 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
 	return 0;
 }
 
+/* codegen_partitions: one optimized partition's object, from the cache
+ * (keyed by the partition, as its optimized bitcode is) or compiled alone. */
+static int codegen_product(struct partition_run *run, size_t p)
+{
+	char key[OL_CACHE_KEY_HEX] = "";
+	struct ol_cache_lookup found;
+	const uint8_t *module = run->products[p].data;
+	size_t size = run->products[p].size;
+	struct ol_lto_request req;
+	char *err = NULL, *what;
+	double started = ol_stats_now_ms();
+	int rc;
+
+	if (run->cache) {
+		ol_partition_job_key(run->cache, run->g, run->ctx, "object", run->req->cpu,
+				     run->req->features, run->keys[p].data, run->keys[p].size, key);
+		ol_cache_get(run->cache, key, &found);
+		if (found.hit &&
+		    ol_remarks_cache_get(run->cache, run->g, key, &run->codegen_remarks[p])) {
+			run->objects[p].data = found.data;
+			run->objects[p].size = found.size;
+			atomic_fetch_add(&run->codegen_hits, 1);
+			run->codegen_ms[p] = -1;
+			return 0;
+		}
+		free(found.data);
+	}
+	req = partition_request(run, &module, &size, 1);
+	req.mode = OL_LTO_CODEGEN_ONLY;
+	ol_timer_begin_detail("Code generation of a partition", run->prefix);
+	rc = run->be->lto(&req, &run->objects[p], &run->codegen_remarks[p], &err);
+	ol_timer_end();
+	run->codegen_ms[p] = ol_stats_now_ms() - started;
+	if (rc != 0) {
+		what = ol_xasprintf(" (code generation of partition %zu)", p);
+		ol_group_lto_failed(run->g, what, err);
+		free(what);
+		return -1;
+	}
+	if (run->cache) {
+		ol_cache_put(run->cache, key, run->objects[p].data, run->objects[p].size);
+		ol_remarks_cache_put(run->cache, run->g, key, &run->codegen_remarks[p]);
+	}
+	return 0;
+}
+
 /* AMDGPU: the optimized partitions become one object. */
 static int codegen_merged(struct partition_run *run, struct ol_buffer *products, size_t n,
 			  struct strvec *files)
@@ -270,6 +323,8 @@ static void partition_item(void *arg, size_t p)
 	run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
 	if (run->ms[p] >= 0)
 		run->ms[p] = ol_stats_now_ms() - started;
+	if (run->status[p] == 0 && run->lto->codegen_partitions)
+		run->status[p] = codegen_product(run, p);
 	ol_diag_capture_begin(previous);
 }
 
@@ -317,6 +372,143 @@ static int write_products(struct partition_run *run, struct ol_buffer *products,
 		strvec_push(files, path);
 	}
 	return 0;
+}
+
+/* Why the partitions' objects cannot be linked as they are (malloc'd), or
+ * NULL: a kernel whose resources LLVM would guess from its partition alone
+ * (a call to another partition's function, or a dynamic stack: a call
+ * through a pointer or to an unknown function, recursion), or notes that do
+ * not merge.  Else *merged gets the one metadata note, *kernels their count. */
+static char *objects_apart(const struct partition_run *run, const uint8_t **objs,
+			   const size_t *sizes, struct ol_amdgpu_note *notes, size_t n,
+			   struct strbuf *merged, long *kernels)
+{
+	const uint8_t **descs = ol_xcalloc(n ? n : 1, sizeof(*descs));
+	size_t *desc_sizes = ol_xcalloc(n ? n : 1, sizeof(*desc_sizes)), nd = 0, user;
+	const char *why, *name;
+	char *whynot = NULL;
+
+	for (size_t i = 0; i < n && !whynot; i++) {
+		const uint8_t *kname;
+		size_t klen;
+		int rc = ol_amdgpu_find_note(objs[i], sizes[i], &notes[i], &why);
+
+		if (rc < 0) {
+			whynot = ol_xasprintf("a partition's object: %s", why);
+		} else if (rc == 1) {
+			long dyn = ol_amdgpu_dynamic_stack_kernel(notes[i].desc, notes[i].desc_size,
+								  &kname, &klen);
+
+			if (dyn < 0)
+				whynot = ol_xstrdup("a partition's metadata note is malformed");
+			else if (dyn)
+				whynot = ol_xasprintf("kernel '%.*s' may use a dynamic stack (a call "
+						      "through a pointer, recursion), whose registers "
+						      "come from every partition's functions",
+						      kname ? (int)klen : 1, kname ? (const char *)kname : "?");
+			descs[nd] = notes[i].desc;
+			desc_sizes[nd++] = notes[i].desc_size;
+		} else {
+			notes[i].desc = NULL;
+		}
+	}
+	if (!whynot && ol_amdgpu_calls_across(objs, sizes, n, &name, &user))
+		whynot = ol_xasprintf("a function of one partition calls or takes the address of "
+				      "'%s', defined by another", name);
+	if (!whynot && (*kernels = ol_amdgpu_metadata_merge(descs, desc_sizes, nd, merged,
+							      &why)) < 0)
+		whynot = ol_xasprintf("the metadata notes do not merge: %s", why);
+	(void)run;
+	free(descs);
+	free(desc_sizes);
+	return whynot;
+}
+
+/* codegen_partitions: the partitions' objects, each without its metadata
+ * note, and one object with their notes merged; or, where they cannot be
+ * linked apart, one codegen of the optimized partitions (-v says why). */
+static int link_partition_objects(struct partition_run *run, struct strvec *files)
+{
+	const struct ol_group *g = run->g;
+	const uint8_t **objs = ol_xcalloc(run->nparts ? run->nparts : 1, sizeof(*objs));
+	size_t *sizes = ol_xcalloc(run->nparts ? run->nparts : 1, sizeof(*sizes));
+	size_t *index = ol_xcalloc(run->nparts ? run->nparts : 1, sizeof(*index));
+	struct ol_amdgpu_note *notes = ol_xcalloc(run->nparts ? run->nparts : 1, sizeof(*notes));
+	struct strbuf merged = STRBUF_INIT, object = STRBUF_INIT, times = STRBUF_INIT;
+	long kernels = 0;
+	size_t n = 0;
+	char *whynot, *prefix;
+	const char *path, *why;
+	int rc = 0;
+
+	for (size_t p = 0; p < run->nparts; p++) {
+		if (!run->parts[p].size)
+			continue;
+		strbuf_addf(&times, "%s", n ? ", " : "");
+		if (run->codegen_ms[p] < 0)
+			strbuf_addf(&times, "%zu cached", p);
+		else
+			strbuf_addf(&times, "%zu %.0f ms", p, run->codegen_ms[p]);
+		objs[n] = run->objects[p].data;
+		sizes[n] = run->objects[p].size;
+		index[n++] = p;
+	}
+	whynot = objects_apart(run, objs, sizes, notes, n, &merged, &kernels);
+	if (whynot) {
+		ol_spawn_note("partitioned LTO for %s%s%s: one codegen of the partitions: %s",
+			      g->triple, *g->arch ? " " : "", g->arch, whynot);
+		rc = codegen_merged(run, run->products, run->nparts, files);
+		goto out;
+	}
+	ol_spawn_note("partitioned LTO for %s%s%s: code generation per partition, %zu from the "
+		      "cache (each: %s); one metadata note of %ld kernel%s",
+		      g->triple, *g->arch ? " " : "", g->arch,
+		      (size_t)atomic_load(&run->codegen_hits), times.len ? strbuf_str(&times) : "none",
+		      kernels, kernels == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++)
+		ol_group_keep_remarks(run->g, &run->codegen_remarks[index[i]]);
+	if (ol_amdgpu_note_object(objs[0], sizes[0], (const uint8_t *)merged.buf, merged.len,
+				  &object, &why) < 0) {
+		rc = ol_error("cannot write the metadata note of %s %s: %s", g->triple, g->arch, why);
+		goto out;
+	}
+	prefix = ol_xasprintf("%s.note", run->prefix);
+	path = ol_temp_write(prefix, "o", object.buf, object.len);
+	ol_temp_name_describe(path, "[the metadata note of the device LTO for %s%s%s]", g->triple,
+			      *g->arch ? " " : "", g->arch);
+	free(prefix);
+	if (!path) {
+		rc = -1;
+		goto out;
+	}
+	strvec_push(files, path);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t p = index[i];
+
+		/* The object's own note goes (its bytes are ours: the cache's
+		 * copy or the codegen's). */
+		if (notes[i].desc)
+			ol_amdgpu_exclude_note(run->objects[p].data, run->objects[p].size, &notes[i]);
+		prefix = partition_prefix(run, p);
+		path = ol_temp_write(prefix, "o", run->objects[p].data, run->objects[p].size);
+		ol_temp_name_describe(path, "[partition %zu of the device LTO for %s%s%s]", p,
+				      g->triple, *g->arch ? " " : "", g->arch);
+		free(prefix);
+		if (!path)
+			rc = -1;
+		else
+			strvec_push(files, path);
+	}
+out:
+	free(whynot);
+	free(objs);
+	free(sizes);
+	free(index);
+	free(notes);
+	strbuf_release(&merged);
+	strbuf_release(&object);
+	strbuf_release(&times);
+	return rc ? -1 : 0;
 }
 
 /* -v's line and --stats' record: the partitions that held code, how many
@@ -369,8 +561,12 @@ static void alloc_run(struct partition_run *run, size_t n)
 	run->status = ol_xcalloc(k, sizeof(*run->status));
 	run->ms = ol_xcalloc(k, sizeof(*run->ms));
 	run->invalid = ol_xcalloc(k, sizeof(*run->invalid));
+	run->objects = ol_xcalloc(k, sizeof(*run->objects));
+	run->codegen_remarks = ol_xcalloc(k, sizeof(*run->codegen_remarks));
+	run->codegen_ms = ol_xcalloc(k, sizeof(*run->codegen_ms));
 	run->nparts = n;
 	atomic_init(&run->hits, 0);
+	atomic_init(&run->codegen_hits, 0);
 }
 
 static void release_run(struct partition_run *run)
@@ -381,7 +577,12 @@ static void release_run(struct partition_run *run)
 		free(run->products[p].data);
 		free(run->remarks[p].data);
 		free(run->invalid[p]);
+		free(run->objects[p].data);
+		free(run->codegen_remarks[p].data);
 	}
+	free(run->objects);
+	free(run->codegen_remarks);
+	free(run->codegen_ms);
 	free(run->remarks);
 	free(run->parts);
 	free(run->keys);
@@ -486,7 +687,9 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	}
 	report_partitions(&run, built, &stats, why_whole);
 	free(why_whole);
-	if (rc == 0)
+	if (rc == 0 && lto->codegen_partitions)
+		rc = link_partition_objects(&run, files);
+	else if (rc == 0)
 		rc = lto->merge_before_codegen ? codegen_merged(&run, run.products, run.nparts, files)
 					       : write_products(&run, run.products, run.nparts, files);
 	release_run(&run);

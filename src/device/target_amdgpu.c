@@ -79,9 +79,12 @@ static int amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 		memset(&lto, 0, sizeof(lto));
 		lto.cpu = processor;
 		lto.features = features;
-		/* ld.lld keeps every object's code object metadata note and the
-		 * loader reads one: partitions share one codegen. */
+		/* ld.lld keeps every object's code object metadata note: the
+		 * partitions are compiled apart and their notes merged into one,
+		 * or, where a kernel's resources would depend on another
+		 * partition's code, they share one codegen. */
 		lto.merge_before_codegen = 1;
+		lto.codegen_partitions = 1;
 		rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
 	}
 	if (rc == 0 && !(lld = ol_find_lld()))

@@ -44,6 +44,11 @@ struct ol_lto_settings {
 	 * object the device linker takes, returning that temp file's path, or
 	 * NULL (reported); NULL: the output is that object. */
 	int merge_before_codegen;
+	/* With merge_before_codegen: each optimized partition is compiled on
+	 * its own (a job and a cache entry), and the objects are linked with
+	 * one merged metadata note (AMDGPU), unless they cannot be
+	 * (partitioned_lto.c says why under -v): then one codegen as above. */
+	int codegen_partitions;
 	const char *(*assemble)(const struct ol_group *g, const struct ol_link_context *ctx,
 				const char *lto_output);
 	const char *assembled_ext;  /* the extension of what assemble makes */

@@ -157,6 +157,12 @@ if find_tool("ptxas", ["/usr/local/cuda/bin"]) and find_tool("nvlink", ["/usr/lo
         [config.environment["PATH"], os.path.join(subs["%cudapath"], "bin")])
 if find_tool("ld.lld", [config.ol_llvm22_bindir]):
     config.available_features.add("ld.lld")
+# "comgr": libamd-comgr (Debian's libamd-comgr-dev), the reader of code
+# object metadata the HIP runtime uses (Inputs/gpu/comgr-kernels.c).
+if os.path.exists("/usr/include/amd_comgr.h") and any(
+        os.path.exists(os.path.join(d, "libamd_comgr.so"))
+        for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/opt/rocm/lib")):
+    config.available_features.add("comgr")
 
 # Longest first, so no substitution eats the prefix of another
 # (%clang-linker-wrapper before anything starting with %clang).
