@@ -115,6 +115,8 @@ requirements=(
 	"/usr/lib/llvm-22/lib/libomptarget.so            liboffload-22-dev"
 	# HIP host links
 	"/usr/lib/x86_64-linux-gnu/libamdhip64.so        libamdhip64-dev"
+	# the HIP runtime's reader of AMDGPU code object metadata (lit feature comgr)
+	"/usr/include/amd_comgr.h                        libamd-comgr-dev"
 	# CUDA 13: ptxas and nvlink for NVPTX device links, fatbinary, libcudart
 	"/usr/local/cuda/bin/ptxas                       machine-image"
 	"/usr/local/cuda/bin/nvlink                      machine-image"
