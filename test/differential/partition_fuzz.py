@@ -1223,6 +1223,26 @@ def run(cmd, cwd, env, timeout):
         return "timeout", out, "timed out after %ds" % timeout
 
 
+def build_units(fuzzer, prog, directory, env, details, compile_of):
+    """Compiles every unit (compile_of(unit) is its command) and archives
+    those that go into the archive; on a failure the program is INVALID
+    (recorded) and this returns False."""
+    timeout = fuzzer.args.timeout
+    for u in prog.units:
+        rc, out, err = run(compile_of(u), directory, env, timeout)
+        if rc != 0:
+            details.append("compile %s: exit %s\n%s%s" % (u.source, rc, out, err))
+            fuzzer.finish(prog, directory, "INVALID", "%s does not compile: %s"
+                          % (u.source, one_line(err, 300)), "\n".join(details))
+            return False
+    if any(u.archived for u in prog.units):
+        rc, out, err = run(ar_cmd(fuzzer.tools, prog), directory, env, timeout)
+        if rc != 0:
+            fuzzer.finish(prog, directory, "INVALID", "ar failed: " + one_line(err, 300), err)
+            return False
+    return True
+
+
 def repro_script(tools, prog, modes):
     lines = ["#!/bin/sh", "# partition_fuzz.py seed %d: %s" % (prog.seed, prog.describe()),
              "# Builds every mode and runs it on libomptarget 19's CPU device.",
@@ -1320,18 +1340,9 @@ class Fuzzer:
         prog.write(directory)
         env = build_env()
         details = ["# " + prog.describe()]
-        for u in prog.units:
-            rc, out, err = run(compile_cmd(tools, prog, u), directory, env, args.timeout)
-            if rc != 0:
-                details.append("compile %s: exit %s\n%s%s" % (u.source, rc, out, err))
-                self.finish(prog, directory, "INVALID", "%s does not compile: %s"
-                            % (u.source, one_line(err, 300)), "\n".join(details))
-                return
-        if any(u.archived for u in prog.units):
-            rc, out, err = run(ar_cmd(tools, prog), directory, env, args.timeout)
-            if rc != 0:
-                self.finish(prog, directory, "INVALID", "ar failed: " + one_line(err, 300), err)
-                return
+        if not build_units(self, prog, directory, env, details,
+                           lambda u: compile_cmd(tools, prog, u)):
+            return
         truth = self.host_output(prog, directory, env)
         results = {}
         for mode in args.modes:
@@ -1521,27 +1532,6 @@ def gpu_repro_script(tools, prog, modes, archs):
     return "\n".join(lines) + "\n"
 
 
-def ptxas_spills(log, arch):
-    """{function: spill stores + loads in bytes} from ptxas -v in the link's log."""
-    out, current, in_arch = {}, None, False
-    for line in log.splitlines():
-        m = re.search(r"ptxas\S*\"? .*--gpu-name (sm_\d+a?)", line)
-        if m:
-            in_arch = m.group(1) == arch
-            continue
-        if not in_arch:
-            continue
-        m = re.match(r"ptxas info\s*: Function properties for (\S+)", line)
-        if m:
-            current = m.group(1)
-            continue
-        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
-        if m and current:
-            out[current] = out.get(current, 0) + int(m.group(1)) + int(m.group(2))
-            current = None
-    return out
-
-
 def amdgpu_remarks(log, arch):
     """{kernel: {"spills": SGPR + VGPR spills, "scratch": bytes a lane}} from
     the kernel-resource-usage remarks of arch's device LTO."""
@@ -1575,7 +1565,7 @@ def kernel_class(kq, where, log, archs):
     """{(arch, kernel): {"mode", "spills", "stack", "occupancy", "shared", ...}}"""
     found = kq.collect(where, log, archs)
     for arch in archs:
-        extra = ptxas_spills(log, arch) if arch.startswith("sm_") else amdgpu_remarks(log, arch)
+        extra = kq.ptxas_spills(log, arch) if arch.startswith("sm_") else amdgpu_remarks(log, arch)
         for (a, kernel), e in found.items():
             if a != arch:
                 continue
@@ -1654,18 +1644,9 @@ def gpu_one(fuzzer, seed):
     prog.write(directory)
     env = build_env()
     details = ["# " + prog.describe()]
-    for u in prog.units:
-        rc, out, err = run(gpu_compile_cmd(tools, prog, u, args.gpu_archs), directory, env, args.timeout)
-        if rc != 0:
-            details.append("compile %s: exit %s\n%s%s" % (u.source, rc, out, err))
-            fuzzer.finish(prog, directory, "INVALID", "%s does not compile: %s"
-                          % (u.source, one_line(err, 300)), "\n".join(details))
-            return
-    if any(u.archived for u in prog.units):
-        rc, out, err = run(ar_cmd(tools, prog), directory, env, args.timeout)
-        if rc != 0:
-            fuzzer.finish(prog, directory, "INVALID", "ar failed: " + one_line(err, 300), err)
-            return
+    if not build_units(fuzzer, prog, directory, env, details,
+                       lambda u: gpu_compile_cmd(tools, prog, u, args.gpu_archs)):
+        return
     classes, problems, better, notes = {}, [], [], []
     for mode in args.modes:
         where = os.path.join(directory, link_dir(mode))
