@@ -165,8 +165,10 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	 * that forms one partition is one module, linked as upstream does. */
 	if (!lto->emit_bitcode && ol_group_partition_count(g) > 1) {
 		rc = ol_group_run_partitioned_lto(g, ctx, lto, &req, files);
-		ol_group_lto_request_release(&req);
-		return rc;
+		if (rc != 1) {
+			ol_group_lto_request_release(&req);
+			return rc;
+		}
 	}
 	prefix = lto_output_prefix(g, ctx, lto);
 	if (ctx->cl->save_temps)

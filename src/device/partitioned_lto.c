@@ -685,6 +685,17 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 			rc = -1;
 		}
 	}
+	if (rc == 0 && built == 0) {
+		/* No partition holds code (device code with no definition of
+		 * its own, as a program without target regions compiled for
+		 * the device): there is nothing to split, and one module makes
+		 * the image it makes. */
+		release_run(&run);
+		free(partition);
+		free(why_whole);
+		free(run.prefix);
+		return 1;
+	}
 	report_partitions(&run, built, &stats, why_whole);
 	free(why_whole);
 	if (rc == 0 && lto->codegen_partitions)

@@ -73,7 +73,8 @@ void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err);
 size_t ol_group_partition_count(const struct ol_group *g);
 /* partitioned_lto.c: --device-lto=partitioned, in place of one LTO of `req`:
  * appends the partitions' objects (or the one object of their merged
- * codegen) to `files`.  Returns 0 or -1 (reported). */
+ * codegen) to `files`.  Returns 0, -1 (reported), or 1 when no partition
+ * holds code and the caller links the module whole. */
 int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_context *ctx,
 				 const struct ol_lto_settings *lto,
 				 const struct ol_lto_request *req, struct strvec *files);
