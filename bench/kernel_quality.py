@@ -373,19 +373,25 @@ def amdgpu_occupancy_eval(text, entry):
     return min(occupancy, max(total // vgprs, 1), max_waves)
 
 
-def amdgpu_occupancy(log, arch):
-    """{kernel: waves per SIMD} from the kernel-resource-usage remarks the
-    device LTO of arch printed (under "the device LTO for <triple> <arch>
-    made N remarks:")."""
-    out, in_arch = {}, False
+def arch_remarks(log, arch):
+    """The lines of the remarks the device LTO of arch printed (under "the
+    device LTO for <triple> <arch> made N remarks:")."""
+    in_arch = False
     for line in log.splitlines():
         m = re.search(r"note: the device LTO for \S+ (\S+) made \d+ remarks?:", line)
         if m:
             in_arch = m.group(1) == arch
-            continue
+        elif in_arch:
+            yield line
+
+
+def amdgpu_occupancy(log, arch):
+    """{kernel: waves per SIMD} from arch's kernel-resource-usage remarks."""
+    out = {}
+    for line in arch_remarks(log, arch):
         m = re.match(r"(\S+): remark:\s+Occupancy \[waves/SIMD\]: (\d+|occupancy\(.*\)) "
                      r"\[-Rpass", line)
-        if m and in_arch:
+        if m:
             out[m.group(1)] = m.group(2)
     return out
 

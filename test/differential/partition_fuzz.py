@@ -1223,6 +1223,17 @@ def run(cmd, cwd, env, timeout):
         return "timeout", out, "timed out after %ds" % timeout
 
 
+def write_program(args, seed):
+    """The seed's program, its sources written into a new <work>/seed-<N>:
+    (program, directory, environment, details so far)."""
+    prog = make_program(args, seed)
+    directory = os.path.join(args.work, "seed-%d" % seed)
+    if os.path.exists(directory):
+        shutil.rmtree(directory)
+    prog.write(directory)
+    return prog, directory, build_env(), ["# " + prog.describe()]
+
+
 def build_units(fuzzer, prog, directory, env, details, compile_of):
     """Compiles every unit (compile_of(unit) is its command) and archives
     those that go into the archive; on a failure the program is INVALID
@@ -1333,13 +1344,7 @@ class Fuzzer:
         if args.gpu_archs:
             gpu_one(self, seed)
             return
-        prog = make_program(args, seed)
-        directory = os.path.join(args.work, "seed-%d" % seed)
-        if os.path.exists(directory):
-            shutil.rmtree(directory)
-        prog.write(directory)
-        env = build_env()
-        details = ["# " + prog.describe()]
+        prog, directory, env, details = write_program(args, seed)
         if not build_units(self, prog, directory, env, details,
                            lambda u: compile_cmd(tools, prog, u)):
             return
@@ -1532,18 +1537,14 @@ def gpu_repro_script(tools, prog, modes, archs):
     return "\n".join(lines) + "\n"
 
 
-def amdgpu_remarks(log, arch):
+def amdgpu_remarks(kq, log, arch):
     """{kernel: {"spills": SGPR + VGPR spills, "scratch": bytes a lane}} from
     the kernel-resource-usage remarks of arch's device LTO."""
-    out, in_arch = {}, False
-    for line in log.splitlines():
-        m = re.search(r"note: the device LTO for \S+ (\S+) made \d+ remarks?:", line)
-        if m:
-            in_arch = m.group(1) == arch
-            continue
+    out = {}
+    for line in kq.arch_remarks(log, arch):
         m = re.match(r"(\S+): remark:\s+(SGPRs Spill|VGPRs Spill|ScratchSize \[bytes/lane\]): (\d+)",
                      line)
-        if m and in_arch:
+        if m:
             entry = out.setdefault(m.group(1), {"spills": 0, "scratch": 0})
             if m.group(2).startswith("Scratch"):
                 entry["scratch"] = int(m.group(3))
@@ -1565,7 +1566,8 @@ def kernel_class(kq, where, log, archs):
     """{(arch, kernel): {"mode", "spills", "stack", "occupancy", "shared", ...}}"""
     found = kq.collect(where, log, archs)
     for arch in archs:
-        extra = kq.ptxas_spills(log, arch) if arch.startswith("sm_") else amdgpu_remarks(log, arch)
+        extra = (kq.ptxas_spills(log, arch) if arch.startswith("sm_")
+                 else amdgpu_remarks(kq, log, arch))
         for (a, kernel), e in found.items():
             if a != arch:
                 continue
@@ -1637,13 +1639,7 @@ def verify_bitcode(where, log, timeout):
 def gpu_one(fuzzer, seed):
     args, tools = fuzzer.args, fuzzer.tools
     kq = kernel_quality()
-    prog = make_program(args, seed)
-    directory = os.path.join(args.work, "seed-%d" % seed)
-    if os.path.exists(directory):
-        shutil.rmtree(directory)
-    prog.write(directory)
-    env = build_env()
-    details = ["# " + prog.describe()]
+    prog, directory, env, details = write_program(args, seed)
     if not build_units(fuzzer, prog, directory, env, details,
                        lambda u: gpu_compile_cmd(tools, prog, u, args.gpu_archs)):
         return
