@@ -3,8 +3,8 @@
 
   compare_kernels.py --work DIR -- <offload-link command line>
 
-Links the program twice with --save-temps, in DIR/full and DIR/partitioned
-(--device-lto=partitioned), and compares each AMDGPU kernel of the linked
+Links the program twice with --save-temps, in DIR/full (--device-lto=full)
+and DIR/partitioned (--device-lto=partitioned), and compares each AMDGPU kernel of the linked
 images: its disassembly (identical or not), its register counts from the
 code object metadata and its instruction count; and for NVPTX the PTX of
 the device LTO.  Prints a table; asserts nothing.
@@ -136,7 +136,7 @@ def main():
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()
     tool, rest = args.command[0], args.command[1:]
-    full = link(args.work, "full", [tool, "--save-temps", "--no-cache"] + rest)
+    full = link(args.work, "full", [tool, "--save-temps", "--no-cache", "--device-lto=full"] + rest)
     part = link(args.work, "partitioned",
                 [tool, "--save-temps", "--no-cache", "--device-lto=partitioned"] + rest)
     print("\n## (h) kernel code, partitioned against full LTO\n")
