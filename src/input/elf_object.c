@@ -21,6 +21,7 @@
 #include "scan_internal.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/elf_sections.h"
 #include "offload/entries_sections.h"
 #include "offload/spawn.h"
 
@@ -128,6 +129,15 @@ static const uint8_t *section_bytes(const uint8_t *data, size_t size, const GElf
 	return data + shdr->sh_offset;
 }
 
+/* A section name the thorough reading must see: an offloading section, or
+ * an entries section (its layout decides the registration). */
+static int names_device_code(const char *name)
+{
+	if (name[0] == '.')
+		return !strcmp(name, ".llvm.offloading") || !strcmp(name, RELOCATABLE_IMAGES);
+	return ol_entries_layout_of(name) > 0;
+}
+
 int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 {
 	struct ol_loc loc = ol_object_loc(obj);
@@ -139,6 +149,11 @@ int ol_elf_scan(struct ol_object *obj, struct ol_image_vec *vec)
 	int status = 0;
 	Elf *elf;
 
+	/* Most objects of a link carry no device code, and a glance at their
+	 * section headers says so without libelf; anything else, malformed
+	 * files included, is read the thorough way. */
+	if (ol_elf64_any_section(obj->data, obj->size, SHT_LLVM_OFFLOADING, names_device_code) == 0)
+		return 0;
 	elf = ol_elf_open(obj->data, obj->size, &loc);
 	if (!elf)
 		return -1;
