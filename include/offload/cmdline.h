@@ -183,6 +183,9 @@ void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum o
  * -foptimization-record-file=.  They change no byte of an image, so the
  * key leaves them out (docs/design/remarks.md). */
 int ol_is_remark_arg(const char *arg);
+/* clang's flags that ask for the YAML records (-fsave-optimization-record
+ * and its =yaml form): the in-process LTO writes them itself. */
+int ol_is_records_flag(const char *arg);
 
 /* The release the line's wrapper options point to: 16 or 19 when it has
  * one only their wrappers take (16 when the line also has 16's "--"), 22

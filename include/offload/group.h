@@ -22,9 +22,6 @@ int ol_group_prepare(struct ol_group *g, const struct ol_link_context *ctx);
  * (remark_options.c): g->remarks.  Returns 0, or -1 after reporting a
  * pattern that is not a regular expression. */
 int ol_group_remark_request(struct ol_group *g, const struct ol_cmdline *cl);
-/* clang's flags that ask for the YAML records (-fsave-optimization-record
- * and its =yaml form): the in-process LTO writes them itself. */
-int ol_is_records_flag(const char *arg);
 
 /* Warns about each --should-extract architecture (one per --offload-arch)
  * for which no group links device code.  Call after ol_group_images(). */

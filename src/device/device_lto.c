@@ -198,14 +198,13 @@ static void note_nothing_to_partition(const struct ol_group *g, const struct ol_
 				      size_t native)
 {
 	const char *origin = g->lto_partition_origin;
-	const char *what = g->triple, *space = *g->arch ? " " : "";
 	struct ol_stats_partitions stats = { 0 };
 	char image[160];
 
 	if (native < g->nimages && !lto->emit_bitcode)
 		return;
+	ol_group_image_name(g, image, sizeof(image));
 	if (origin || native < g->nimages) {
-		ol_group_image_name(g, image, sizeof(image));
 		stats.why_whole = native == g->nimages ? "no device bitcode (compiled without -foffload-lto)"
 						       : "--embed-bitcode makes one module for the JIT";
 		ol_stats_partitioned(image, &stats);
@@ -213,13 +212,13 @@ static void note_nothing_to_partition(const struct ol_group *g, const struct ol_
 	if (!origin)
 		return;
 	if (native == g->nimages)
-		ol_warn("%s: nothing to partition for %s%s%s: its %zu device image%s %s machine "
+		ol_warn("%s: nothing to partition for %s: its %zu device image%s %s machine "
 			"code, not bitcode (compile with -foffload-lto to optimize device code at "
-			"link time)", origin, what, space, g->arch, g->nimages,
+			"link time)", origin, image, g->nimages,
 			g->nimages == 1 ? "" : "s", g->nimages == 1 ? "is" : "are");
 	else
-		ol_warn("%s: nothing to partition for %s%s%s: --embed-bitcode makes one optimized "
-			"module for the JIT", origin, what, space, g->arch);
+		ol_warn("%s: nothing to partition for %s: --embed-bitcode makes one optimized "
+			"module for the JIT", origin, image);
 }
 
 int ol_group_prepare_lto_inputs(struct ol_group *g, const struct ol_link_context *ctx,

@@ -247,15 +247,13 @@ static unsigned thread_count(const struct ol_cmdline *cl, enum ol_make_jobs unde
 	return n > 1024 ? 1024 : (unsigned)n;
 }
 
-/* Whether a group's device LTO may run partitions as jobs of the pool: it
- * has bitcode, and its LTO is not one module. */
+/* Whether a group's device LTO runs partitions as jobs of the pool: its
+ * bitcode forms more than one, the rule ol_group_run_lto follows. */
 static int any_partitions(const struct ol_groups *groups)
 {
 	for (size_t i = 0; i < groups->n; i++)
-		for (size_t k = 0; k < groups->v[i].nimages; k++)
-			if (groups->v[i].lto_partition_units &&
-			    ol_image_is_bitcode(groups->v[i].images[k]))
-				return 1;
+		if (ol_group_partition_count(&groups->v[i]) > 1)
+			return 1;
 	return 0;
 }
 

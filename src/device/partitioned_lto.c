@@ -379,9 +379,9 @@ static int write_products(struct partition_run *run, struct ol_buffer *products,
  * (a call to another partition's function, or a dynamic stack: a call
  * through a pointer or to an unknown function, recursion), or notes that do
  * not merge.  Else *merged gets the one metadata note, *kernels their count. */
-static char *objects_apart(const struct partition_run *run, const uint8_t **objs,
-			   const size_t *sizes, struct ol_amdgpu_note *notes, size_t n,
-			   struct strbuf *merged, long *kernels)
+static char *objects_apart(const uint8_t **objs, const size_t *sizes,
+			   struct ol_amdgpu_note *notes, size_t n, struct strbuf *merged,
+			   long *kernels)
 {
 	const uint8_t **descs = ol_xcalloc(n ? n : 1, sizeof(*descs));
 	size_t *desc_sizes = ol_xcalloc(n ? n : 1, sizeof(*desc_sizes)), nd = 0, user;
@@ -418,7 +418,6 @@ static char *objects_apart(const struct partition_run *run, const uint8_t **objs
 	if (!whynot && (*kernels = ol_amdgpu_metadata_merge(descs, desc_sizes, nd, merged,
 							      &why)) < 0)
 		whynot = ol_xasprintf("the metadata notes do not merge: %s", why);
-	(void)run;
 	free(descs);
 	free(desc_sizes);
 	return whynot;
@@ -437,10 +436,11 @@ static int link_partition_objects(struct partition_run *run, struct strvec *file
 	struct strbuf merged = STRBUF_INIT, object = STRBUF_INIT, times = STRBUF_INIT;
 	long kernels = 0;
 	size_t n = 0;
-	char *whynot, *prefix;
+	char *whynot, *prefix, image[160];
 	const char *path, *why;
 	int rc = 0;
 
+	ol_group_image_name(g, image, sizeof(image));
 	for (size_t p = 0; p < run->nparts; p++) {
 		if (!run->parts[p].size)
 			continue;
@@ -453,29 +453,27 @@ static int link_partition_objects(struct partition_run *run, struct strvec *file
 		sizes[n] = run->objects[p].size;
 		index[n++] = p;
 	}
-	whynot = objects_apart(run, objs, sizes, notes, n, &merged, &kernels);
+	whynot = objects_apart(objs, sizes, notes, n, &merged, &kernels);
 	if (whynot) {
-		ol_spawn_note("partitioned LTO for %s%s%s: one codegen of the partitions: %s",
-			      g->triple, *g->arch ? " " : "", g->arch, whynot);
+		ol_spawn_note("partitioned LTO for %s: one codegen of the partitions: %s", image,
+			      whynot);
 		rc = codegen_merged(run, run->products, run->nparts, files);
 		goto out;
 	}
-	ol_spawn_note("partitioned LTO for %s%s%s: code generation per partition, %zu from the "
-		      "cache (each: %s); one metadata note of %ld kernel%s",
-		      g->triple, *g->arch ? " " : "", g->arch,
+	ol_spawn_note("partitioned LTO for %s: code generation per partition, %zu from the "
+		      "cache (each: %s); one metadata note of %ld kernel%s", image,
 		      (size_t)atomic_load(&run->codegen_hits), times.len ? strbuf_str(&times) : "none",
 		      kernels, kernels == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++)
 		ol_group_keep_remarks(run->g, &run->codegen_remarks[index[i]]);
 	if (ol_amdgpu_note_object(objs[0], sizes[0], (const uint8_t *)merged.buf, merged.len,
 				  &object, &why) < 0) {
-		rc = ol_error("cannot write the metadata note of %s %s: %s", g->triple, g->arch, why);
+		rc = ol_error("cannot write the metadata note of %s: %s", image, why);
 		goto out;
 	}
 	prefix = ol_xasprintf("%s.note", run->prefix);
 	path = ol_temp_write(prefix, "o", object.buf, object.len);
-	ol_temp_name_describe(path, "[the metadata note of the device LTO for %s%s%s]", g->triple,
-			      *g->arch ? " " : "", g->arch);
+	ol_temp_name_describe(path, "[the metadata note of the device LTO for %s]", image);
 	free(prefix);
 	if (!path) {
 		rc = -1;
@@ -491,8 +489,7 @@ static int link_partition_objects(struct partition_run *run, struct strvec *file
 			ol_amdgpu_exclude_note(run->objects[p].data, run->objects[p].size, &notes[i]);
 		prefix = partition_prefix(run, p);
 		path = ol_temp_write(prefix, "o", run->objects[p].data, run->objects[p].size);
-		ol_temp_name_describe(path, "[partition %zu of the device LTO for %s%s%s]", p,
-				      g->triple, *g->arch ? " " : "", g->arch);
+		ol_temp_name_describe(path, "[partition %zu of the device LTO for %s]", p, image);
 		free(prefix);
 		if (!path)
 			rc = -1;
@@ -600,11 +597,11 @@ static void release_run(struct partition_run *run)
 static int split_and_build(struct partition_run *run, const struct ol_lto_request *split,
 			   struct ol_stats_partitions *stats, size_t *built, char **why_whole)
 {
-	const struct ol_group *g = run->g;
-	char *err = NULL;
+	char *err = NULL, image[160];
 	double started;
 	int rc;
 
+	ol_group_image_name(run->g, image, sizeof(image));
 	alloc_run(run, split->npartitions);
 	ol_timer_begin_detail("Split for partitioned LTO", run->prefix);
 	started = ol_stats_now_ms();
@@ -612,8 +609,7 @@ static int split_and_build(struct partition_run *run, const struct ol_lto_reques
 	stats->split_ms += ol_stats_now_ms() - started;
 	ol_timer_end();
 	if (rc == 1) {
-		ol_spawn_note("partitioned LTO for %s%s%s: one partition: %s", g->triple,
-			      *g->arch ? " " : "", g->arch, err);
+		ol_spawn_note("partitioned LTO for %s: one partition: %s", image, err);
 		if (why_whole)
 			*why_whole = ol_xstrdup(err ? err : "");
 		rc = 0;
@@ -623,8 +619,7 @@ static int split_and_build(struct partition_run *run, const struct ol_lto_reques
 		rc = -1;
 	} else if (err) {
 		/* Split, with partitions joined: why. */
-		ol_spawn_note("partitioned LTO for %s%s%s: %s", g->triple, *g->arch ? " " : "",
-			      g->arch, err);
+		ol_spawn_note("partitioned LTO for %s: %s", image, err);
 	}
 	free(err);
 	*built = 0;

@@ -84,6 +84,12 @@ void ol_cmdline_device_args(const struct ol_cmdline *cl, const struct strvec *ra
 		push_device_arg(raw->v[i], triple, flavor, out);
 }
 
+int ol_is_records_flag(const char *arg)
+{
+	return !strcmp(arg, "-fsave-optimization-record") ||
+	       !strcmp(arg, "-fsave-optimization-record=yaml");
+}
+
 int ol_is_remark_arg(const char *arg)
 {
 	static const char *const clang_prefixes[] = {
@@ -95,8 +101,7 @@ int ol_is_remark_arg(const char *arg)
 		llvm++;
 	if (ol_starts_with(llvm, "pass-remarks"))
 		return 1;
-	if (!strcmp(arg, "-fsave-optimization-record") ||
-	    !strcmp(arg, "-fsave-optimization-record=yaml"))
+	if (ol_is_records_flag(arg))
 		return 1;
 	for (size_t i = 0; i < sizeof(clang_prefixes) / sizeof(clang_prefixes[0]); i++)
 		if (ol_starts_with(arg, clang_prefixes[i]))

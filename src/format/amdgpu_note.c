@@ -175,24 +175,27 @@ size_t ol_msgpack_array(const uint8_t *d, size_t size, size_t at, uint32_t *coun
 	return container(d, size, at, count, 'a');
 }
 
-void ol_msgpack_put_map(struct strbuf *out, uint32_t count)
+/* A map's or an array's header: the fix form below 16 entries, else the
+ * 16- or 32-bit one, whose tags follow the fix form's (0x80: 0xde, 0xdf;
+ * 0x90: 0xdc, 0xdd). */
+static void put_container(struct strbuf *out, uint8_t fix, uint8_t tag16, uint32_t count)
 {
 	if (count < 16)
-		strbuf_addch(out, 0x80 | (int)count);
+		strbuf_addch(out, fix | (int)count);
 	else if (count <= 0xffff)
-		put_be(out, 0xde, count, 2);
+		put_be(out, tag16, count, 2);
 	else
-		put_be(out, 0xdf, count, 4);
+		put_be(out, (uint8_t)(tag16 + 1), count, 4);
+}
+
+void ol_msgpack_put_map(struct strbuf *out, uint32_t count)
+{
+	put_container(out, 0x80, 0xde, count);
 }
 
 void ol_msgpack_put_array(struct strbuf *out, uint32_t count)
 {
-	if (count < 16)
-		strbuf_addch(out, 0x90 | (int)count);
-	else if (count <= 0xffff)
-		put_be(out, 0xdc, count, 2);
-	else
-		put_be(out, 0xdd, count, 4);
+	put_container(out, 0x90, 0xdc, count);
 }
 
 void ol_msgpack_put_string(struct strbuf *out, const char *s, size_t len)

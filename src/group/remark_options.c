@@ -25,6 +25,7 @@
  * llvm::Regex implements, before any link runs.
  */
 #include "offload/arena.h"
+#include "offload/cmdline.h"
 #include "offload/device_link.h"
 #include "offload/diag.h"
 #include "offload/group.h"
@@ -86,12 +87,6 @@ static void add_mllvm_values(struct spellings *s, const struct strvec *args, con
 	for (size_t i = 0; i + 1 < args->nr; i++)
 		if (!strcmp(args->v[i], "-mllvm"))
 			add_pattern(s, args->v[++i], origin);
-}
-
-int ol_is_records_flag(const char *arg)
-{
-	return !strcmp(arg, "-fsave-optimization-record") ||
-	       !strcmp(arg, "-fsave-optimization-record=yaml");
 }
 
 static int compare_patterns(const void *a, const void *b)
