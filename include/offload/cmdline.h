@@ -119,6 +119,13 @@ struct ol_cmdline {
 					OFFLOAD_LINK_DEVICE_LTO, default 4); 0: full LTO */
 	const char *device_lto_origin; /* "--device-lto=..." or "OFFLOAD_LINK_DEVICE_LTO=..."
 					  when one asked for partitions, for messages; else NULL */
+	/* --device-lto-distributor= (or OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR;
+	 * NULL: none), its arguments, the offload-link its jobs run (NULL:
+	 * this one) and whether a failed distribution builds here. */
+	const char *distributor;
+	struct strvec distributor_args;
+	const char *remote_compiler;
+	int distributor_fallback;
 	int wrapper_jobserver;       /* --wrapper-jobs=jobserver */
 	const char *time_trace;      /* --wrapper-time-trace= */
 	int time_trace_granularity;

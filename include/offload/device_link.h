@@ -137,6 +137,15 @@ struct ol_clang_shape {
 	unsigned gpu : 1;              /* 0: a shared object with the host's libraries */
 };
 
+/* What a family's assembler step needs to know, without a group: a
+ * partition job on another machine (lto_job.h) runs it from its command
+ * line. */
+struct ol_assemble_spec {
+	const char *triple, *arch;
+	int opt_level, debug, verbose;
+	const struct strvec *extra;    /* the user's assembler options (--ptxas-arg) */
+};
+
 struct ol_target {
 	const char *name;              /* "cpu", "nvptx", "amdgpu", "spirv" */
 	int (*matches)(const char *triple);
@@ -155,6 +164,11 @@ struct ol_target {
 	 * made it and the ways out; NULL when it loads it.  A NULL hook: the
 	 * runtime loads whatever the family links. */
 	char *(*omp_runtime_refusal)(const struct ol_group *g, const struct ol_link_context *ctx);
+	/* Turns the family's LTO output (assembly, the file `in`) into the
+	 * object its device linker takes (`out`) with `program`; NULL for a
+	 * family whose LTO writes that object itself.  Returns 0 or -1. */
+	int (*assemble_file)(const struct ol_assemble_spec *s, const char *program, const char *in,
+			     const char *out);
 };
 const struct ol_target *ol_target_for(const char *triple);
 

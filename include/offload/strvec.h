@@ -57,6 +57,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 #endif
 	;
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* s as a JSON string, quotes included: '"' and '\\' escaped, control
+ * characters as \u00XX. */
+void strbuf_add_json_string(struct strbuf *sb, const char *s);
 const char *strbuf_str(const struct strbuf *sb);  /* "" when empty */
 char *strbuf_detach(struct strbuf *sb);            /* caller frees */
 void strbuf_release(struct strbuf *sb);

@@ -2,6 +2,7 @@
  * commands: the table of companion commands (include/offload/commands.h).
  */
 #include "offload/commands.h"
+#include "offload/lto_job.h"
 #include "commands_internal.h"
 #include "offload/strvec.h"
 #include "offload/switch.h"
@@ -12,6 +13,10 @@ const struct ol_command ol_commands[] = {
 	{ "cache", "offload-link cache stats|prune|clear [--json]",
 	  "What the device-link cache holds; bring it below its limit; empty it.",
 	  ol_cache_command },
+	{ "device-lto-job", "offload-link device-lto-job --settings=<file> -o <file>... <partition.bc>",
+	  "Optimize and compile one partition of a partitioned device LTO: a job a distributor "
+	  "runs on another machine (--device-lto-distributor).",
+	  ol_lto_job_command },
 	{ "disable", "offload-link disable [16|19|22]...",
 	  "Make clang run its own clang-linker-wrapper again: remove the files enable wrote.",
 	  ol_disable_command },

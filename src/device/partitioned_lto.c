@@ -102,6 +102,13 @@ struct partition_run {
 	struct ol_buffer *objects;
 	struct ol_buffer *codegen_remarks;
 	double *codegen_ms;
+	/* Each partition's cache keys (with a cache), and whether its product
+	 * and its object are at hand (from the cache or the distributor). */
+	char (*product_keys)[OL_CACHE_KEY_HEX];
+	char (*object_keys)[OL_CACHE_KEY_HEX];
+	unsigned char *have_product, *have_object;
+	int lookup_only;               /* the pool looks the partitions up, builds none */
+	size_t distributed;            /* how many the distributor built */
 	size_t nparts;
 };
 
@@ -194,35 +201,71 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 	return 0;
 }
 
+/* A product of partition p from the cache, keyed by its bitcode and
+ * `product` (its key into *key): 1 with *out and *remarks filled, 0 when
+ * there is none (or no cache).  A product whose remarks are wanted and
+ * gone is made again. */
+static int from_cache(struct partition_run *run, size_t p, const char *product,
+		      char key[OL_CACHE_KEY_HEX], struct ol_buffer *out, struct ol_buffer *remarks)
+{
+	struct ol_cache_lookup found;
+
+	if (!run->cache)
+		return 0;
+	ol_partition_job_key(run->cache, run->g, run->ctx, product, run->req->cpu,
+			     run->req->features, run->keys[p].data, run->keys[p].size, key);
+	ol_cache_get(run->cache, key, &found);
+	if (found.hit && ol_remarks_cache_get(run->cache, run->g, key, remarks)) {
+		out->data = found.data;
+		out->size = found.size;
+		return 1;
+	}
+	free(found.data);
+	return 0;
+}
+
+static void to_cache(struct partition_run *run, const char *key, const struct ol_buffer *out,
+		     const struct ol_buffer *remarks)
+{
+	if (!run->cache)
+		return;
+	ol_cache_put(run->cache, key, out->data, out->size);
+	ol_remarks_cache_put(run->cache, run->g, key, remarks);
+}
+
+/* Partition p's product and (codegen_partitions) its object, from the
+ * cache where it has them. */
+static void look_up(struct partition_run *run, size_t p)
+{
+	if (!run->have_product[p] &&
+	    from_cache(run, p, product_name(run), run->product_keys[p], &run->products[p],
+		       &run->remarks[p])) {
+		run->have_product[p] = 1;
+		atomic_fetch_add(&run->hits, 1);
+		run->ms[p] = -1;
+	}
+	if (run->lto->codegen_partitions && !run->have_object[p] &&
+	    from_cache(run, p, "object", run->object_keys[p], &run->objects[p],
+		       &run->codegen_remarks[p])) {
+		run->have_object[p] = 1;
+		atomic_fetch_add(&run->codegen_hits, 1);
+		run->codegen_ms[p] = -1;
+	}
+}
+
 /* One partition's product, from the cache or built (and then stored). */
 static int partition_product(struct partition_run *run, size_t p, const struct ol_buffer *part,
 			     struct ol_buffer *out)
 {
-	char key[OL_CACHE_KEY_HEX] = "";
-	struct ol_cache_lookup found;
+	int rc;
 
-	if (run->cache) {
-		ol_partition_job_key(run->cache, run->g, run->ctx, product_name(run), run->req->cpu,
-				     run->req->features, run->keys[p].data, run->keys[p].size, key);
-		ol_cache_get(run->cache, key, &found);
-		/* A product whose remarks are wanted and gone is made again. */
-		if (found.hit && ol_remarks_cache_get(run->cache, run->g, key, &run->remarks[p])) {
-			out->data = found.data;
-			out->size = found.size;
-			atomic_fetch_add(&run->hits, 1);
-			run->ms[p] = -1;
-			return 0;
-		}
-		free(found.data);
-	}
-	int rc = build_partition(run, p, part, out, &run->remarks[p], &run->paths[p]);
-
+	if (run->have_product[p])
+		return 0;
+	rc = build_partition(run, p, part, out, &run->remarks[p], &run->paths[p]);
 	if (rc != 0)
 		return rc;
-	if (run->cache) {
-		ol_cache_put(run->cache, key, out->data, out->size);
-		ol_remarks_cache_put(run->cache, run->g, key, &run->remarks[p]);
-	}
+	to_cache(run, run->product_keys[p], out, &run->remarks[p]);
+	run->have_product[p] = 1;
 	return 0;
 }
 
@@ -230,8 +273,6 @@ static int partition_product(struct partition_run *run, size_t p, const struct o
  * (keyed by the partition, as its optimized bitcode is) or compiled alone. */
 static int codegen_product(struct partition_run *run, size_t p)
 {
-	char key[OL_CACHE_KEY_HEX] = "";
-	struct ol_cache_lookup found;
 	const uint8_t *module = run->products[p].data;
 	size_t size = run->products[p].size;
 	struct ol_lto_request req;
@@ -239,20 +280,8 @@ static int codegen_product(struct partition_run *run, size_t p)
 	double started = ol_stats_now_ms();
 	int rc;
 
-	if (run->cache) {
-		ol_partition_job_key(run->cache, run->g, run->ctx, "object", run->req->cpu,
-				     run->req->features, run->keys[p].data, run->keys[p].size, key);
-		ol_cache_get(run->cache, key, &found);
-		if (found.hit &&
-		    ol_remarks_cache_get(run->cache, run->g, key, &run->codegen_remarks[p])) {
-			run->objects[p].data = found.data;
-			run->objects[p].size = found.size;
-			atomic_fetch_add(&run->codegen_hits, 1);
-			run->codegen_ms[p] = -1;
-			return 0;
-		}
-		free(found.data);
-	}
+	if (run->have_object[p])
+		return 0;
 	req = partition_request(run, &module, &size, 1);
 	req.mode = OL_LTO_CODEGEN_ONLY;
 	ol_timer_begin_detail("Code generation of a partition", run->prefix);
@@ -265,10 +294,8 @@ static int codegen_product(struct partition_run *run, size_t p)
 		free(what);
 		return -1;
 	}
-	if (run->cache) {
-		ol_cache_put(run->cache, key, run->objects[p].data, run->objects[p].size);
-		ol_remarks_cache_put(run->cache, run->g, key, &run->codegen_remarks[p]);
-	}
+	to_cache(run, run->object_keys[p], &run->objects[p], &run->codegen_remarks[p]);
+	run->have_object[p] = 1;
 	return 0;
 }
 
@@ -319,22 +346,92 @@ static void partition_item(void *arg, size_t p)
 	if (!run->parts[p].size)
 		return;
 	previous = ol_diag_capture_begin(&run->diags[p]);
+	if (run->lookup_only) {
+		look_up(run, p);
+		ol_diag_capture_begin(previous);
+		return;
+	}
 	started = ol_stats_now_ms();
+	if (!run->have_product[p])
+		look_up(run, p);
 	run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
-	if (run->ms[p] >= 0)
+	if (run->ms[p] >= 0 && !run->ms[p])
 		run->ms[p] = ol_stats_now_ms() - started;
 	if (run->status[p] == 0 && run->lto->codegen_partitions)
 		run->status[p] = codegen_product(run, p);
 	ol_diag_capture_begin(previous);
 }
 
+/* Whether partition p still has something to build. */
+static int partition_missing(const struct partition_run *run, size_t p)
+{
+	return run->parts[p].size &&
+	       (!run->have_product[p] || (run->lto->codegen_partitions && !run->have_object[p]));
+}
+
+/* --device-lto-distributor: the partitions the cache does not hold go to
+ * the distributor; what it built is used and stored as if built here.
+ * Returns 0 (the pool builds whatever is still missing: nothing, unless
+ * --device-lto-distributor-fallback let a failure through), or -1. */
+static int distribute(struct partition_run *run)
+{
+	struct ol_partition_job *slots = ol_xcalloc(run->nparts ? run->nparts : 1, sizeof(*slots));
+	size_t n = 0;
+	double started;
+	int rc;
+
+	run->lookup_only = 1;
+	ol_pool_run(run->ctx->pool, run->nparts, partition_item, run);
+	run->lookup_only = 0;
+	for (size_t p = 0; p < run->nparts; p++) {
+		ol_diag_flush(&run->diags[p]);
+		if (partition_missing(run, p)) {
+			slots[n].partition = p;
+			slots[n++].bitcode = &run->parts[p];
+		}
+	}
+	started = ol_stats_now_ms();
+	rc = n ? ol_distribute_partitions(run->g, run->ctx, run->lto, run->req, run->prefix,
+					  slots, n)
+	       : 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t p = slots[i].partition;
+
+		if (!slots[i].done)
+			continue;
+		free(run->products[p].data);
+		free(run->remarks[p].data);
+		run->products[p] = slots[i].product;
+		run->remarks[p] = slots[i].remarks;
+		run->have_product[p] = 1;
+		run->ms[p] = ol_stats_now_ms() - started;
+		to_cache(run, run->product_keys[p], &run->products[p], &run->remarks[p]);
+		if (run->lto->codegen_partitions) {
+			free(run->objects[p].data);
+			free(run->codegen_remarks[p].data);
+			run->objects[p] = slots[i].object;
+			run->codegen_remarks[p] = slots[i].object_remarks;
+			run->have_object[p] = 1;
+			run->codegen_ms[p] = run->ms[p];
+			to_cache(run, run->object_keys[p], &run->objects[p],
+				 &run->codegen_remarks[p]);
+		}
+		run->distributed++;
+	}
+	free(slots);
+	return rc;
+}
+
 /* Every partition's product, on the link's pool (the threads the other
- * groups leave over join in).  Returns 0, -1 (reported), or 2 when a
- * partition is not valid IR (nothing reported). */
+ * groups leave over join in), after the distributor when there is one.
+ * Returns 0, -1 (reported), or 2 when a partition is not valid IR
+ * (nothing reported). */
 static int make_products(struct partition_run *run)
 {
 	int failed = 0, invalid = 0;
 
+	if (run->ctx->cl->distributor && distribute(run) < 0)
+		return -1;
 	ol_pool_run(run->ctx->pool, run->nparts, partition_item, run);
 	for (size_t p = 0; p < run->nparts; p++) {
 		ol_diag_flush(&run->diags[p]);
@@ -516,9 +613,12 @@ static void report_partitions(const struct partition_run *run, size_t built,
 	const struct ol_group *g = run->g;
 	double *ms = ol_xcalloc(built ? built : 1, sizeof(*ms));
 	struct strbuf times = STRBUF_INIT;
-	char image[160];
+	char image[160], distributed[64] = "";
 	size_t k = 0;
 
+	if (run->ctx->cl->distributor)
+		snprintf(distributed, sizeof(distributed), ", %zu by the distributor",
+			 run->distributed);
 	for (size_t p = 0; p < run->nparts; p++) {
 		if (!run->parts[p].size)
 			continue;
@@ -529,11 +629,11 @@ static void report_partitions(const struct partition_run *run, size_t built,
 			strbuf_addf(&times, "%s%.0f", k > 1 ? ", " : "", run->ms[p]);
 	}
 	ol_spawn_note("partitioned LTO of %zu bitcode module%s for %s%s%s at -O%d: %zu "
-		      "partition%s, %zu from the cache; split %.0f ms, partitions %.0f ms (each: %s)",
+		      "partition%s, %zu from the cache%s; split %.0f ms, partitions %.0f ms (each: %s)",
 		      run->req->nmodules, run->req->nmodules == 1 ? "" : "s", g->triple,
 		      *g->arch ? " " : "", g->arch, run->req->opt_level, built, built == 1 ? "" : "s",
-		      (size_t)atomic_load(&run->hits), stats->split_ms, stats->partitions_ms,
-		      times.len ? strbuf_str(&times) : "none");
+		      (size_t)atomic_load(&run->hits), distributed, stats->split_ms,
+		      stats->partitions_ms, times.len ? strbuf_str(&times) : "none");
 	ol_group_image_name(g, image, sizeof(image));
 	stats->count = built;
 	stats->from_cache = (size_t)atomic_load(&run->hits);
@@ -561,6 +661,11 @@ static void alloc_run(struct partition_run *run, size_t n)
 	run->objects = ol_xcalloc(k, sizeof(*run->objects));
 	run->codegen_remarks = ol_xcalloc(k, sizeof(*run->codegen_remarks));
 	run->codegen_ms = ol_xcalloc(k, sizeof(*run->codegen_ms));
+	run->product_keys = ol_xcalloc(k, sizeof(*run->product_keys));
+	run->object_keys = ol_xcalloc(k, sizeof(*run->object_keys));
+	run->have_product = ol_xcalloc(k, sizeof(*run->have_product));
+	run->have_object = ol_xcalloc(k, sizeof(*run->have_object));
+	run->distributed = 0;
 	run->nparts = n;
 	atomic_init(&run->hits, 0);
 	atomic_init(&run->codegen_hits, 0);
@@ -580,6 +685,10 @@ static void release_run(struct partition_run *run)
 	free(run->objects);
 	free(run->codegen_remarks);
 	free(run->codegen_ms);
+	free(run->product_keys);
+	free(run->object_keys);
+	free(run->have_product);
+	free(run->have_object);
 	free(run->remarks);
 	free(run->parts);
 	free(run->keys);

@@ -14,6 +14,7 @@
  * (OL_LLVM_BINDIR), then on $PATH, also under Debian's versioned names.
  */
 #include "target_impl.h"
+#include "offload/elf_cpu.h"
 #include "offload/job_key.h"
 #include "offload/key_material.h"
 #include "offload/diag.h"
@@ -85,6 +86,7 @@ static int amdgpu_link(struct ol_group *g, const struct ol_link_context *ctx)
 		 * partition's code, they share one codegen. */
 		lto.merge_before_codegen = 1;
 		lto.codegen_partitions = 1;
+		lto.object_machine = OL_EM_AMDGPU;
 		rc = ol_group_prepare_lto_inputs(g, ctx, &lto, &files);
 	}
 	if (rc == 0 && !(lld = ol_find_lld()))
@@ -124,4 +126,5 @@ static int matches_amdgpu(const char *triple)
 
 const struct ol_target ol_target_amdgpu = {
 	"amdgpu", matches_amdgpu, 0, amdgpu_link, { "-mcpu=", 1, 1, 1 }, amdgpu_identify, NULL,
+	NULL,
 };

@@ -223,5 +223,5 @@ static int matches_cpu(const char *triple)
 }
 
 const struct ol_target ol_target_cpu = {
-	"cpu", matches_cpu, 0, cpu_link, { "-march=", 0, 1, 0 }, cpu_identify, NULL,
+	"cpu", matches_cpu, 0, cpu_link, { "-march=", 0, 1, 0 }, cpu_identify, NULL, NULL,
 };

@@ -51,7 +51,14 @@ struct ol_lto_settings {
 	int codegen_partitions;
 	const char *(*assemble)(const struct ol_group *g, const struct ol_link_context *ctx,
 				const char *lto_output);
+	/* With assemble: the assembler a partition job on another machine runs
+	 * (malloc'd path, NULL reported) and its spec (distributed_lto.c). */
+	char *(*assembler)(const struct ol_group *g, const struct ol_link_context *ctx,
+			   struct ol_assemble_spec *spec);
 	const char *assembled_ext;  /* the extension of what assemble makes */
+	/* The e_machine of the family's objects (0: any), which a partition
+	 * job's output must have (distributed_lto.c). */
+	unsigned object_machine;
 };
 /* In-process LTO of the group's bitcode images with the family's settings;
  * appends the result's path to `files`.  Returns 0 or -1 (reported). */
@@ -78,6 +85,24 @@ size_t ol_group_partition_count(const struct ol_group *g);
 int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_context *ctx,
 				 const struct ol_lto_settings *lto,
 				 const struct ol_lto_request *req, struct strvec *files);
+/* distributed_lto.c: one partition a distributor builds, and what came back. */
+struct ol_partition_job {
+	size_t partition;                  /* its number, for the files' names */
+	const struct ol_buffer *bitcode;   /* what split() made of it */
+	/* Filled when done: the product (an optimized bitcode, a cubin, an
+	 * object), with codegen_partitions the object too, and the remarks of
+	 * each. */
+	struct ol_buffer product, object, remarks, object_remarks;
+	int done;
+};
+/* Hands the partitions to the distributor (--device-lto-distributor) as
+ * jobs in lld's DTLTO job file and reads back what each made, checked.
+ * prefix: "<exe>.<triple>.<arch>".  Returns 0 when every job is done, or,
+ * with --device-lto-distributor-fallback, when some are not (the caller
+ * builds those; warned); -1 (reported) when the link fails. */
+int ol_distribute_partitions(const struct ol_group *g, const struct ol_link_context *ctx,
+			     const struct ol_lto_settings *lto, const struct ol_lto_request *req,
+			     const char *prefix, struct ol_partition_job *slots, size_t n);
 /* jit.c: the --embed-bitcode "link" of a group (spec 8.1). */
 int ol_group_link_for_jit(struct ol_group *g, const struct ol_link_context *ctx);
 /* device_lto.c.  Splits a group's images: bitcode goes to in-process LTO

@@ -17,6 +17,7 @@
 #include "offload/job_key.h"
 #include "offload/key_material.h"
 #include "offload/cubin.h"
+#include "offload/elf_cpu.h"
 #include "offload/fatbinary.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -178,38 +179,57 @@ static const char *nvptx_image_ext(const struct ol_device_image *img)
 }
 
 /* clang's NVPTX assembler job: full debug info only without optimization,
- * line tables otherwise; ptxas optimizes at -O3 unless told. */
-static int assemble_ptx(const struct ol_group *g, const struct ol_link_context *ctx,
-			const char *ptxas, const char *ptx, const char *cubin)
+ * line tables otherwise; ptxas optimizes at -O3 unless told.  The spec, not
+ * a group: a partition job on another machine (lto_job.c) runs it too. */
+static int ptxas_file(const struct ol_assemble_spec *s, const char *ptxas, const char *ptx,
+		      const char *cubin)
 {
 	struct strvec argv = STRVEC_INIT;
-	int level = g->opt_level;
-	int debug = g->debug;
 	int rc;
 
 	strvec_push(&argv, ptxas);
-	strvec_push(&argv, ol_starts_with(g->triple, "nvptx64") ? "-m64" : "-m32");
-	if (debug && level == 0) {
+	strvec_push(&argv, ol_starts_with(s->triple, "nvptx64") ? "-m64" : "-m32");
+	if (s->debug && s->opt_level == 0) {
 		strvec_push(&argv, "-g");
 		strvec_push(&argv, "--dont-merge-basicblocks");
 		strvec_push(&argv, "--return-at-end");
 	} else {
-		strvec_pushf(&argv, "-O%d", level);
-		if (debug)
+		strvec_pushf(&argv, "-O%d", s->opt_level);
+		if (s->debug)
 			strvec_push(&argv, "-lineinfo");
 	}
-	if (ctx->cl->verbose)
+	if (s->verbose)
 		strvec_push(&argv, "-v");
 	strvec_push(&argv, "--gpu-name");
-	strvec_push(&argv, g->arch);
+	strvec_push(&argv, s->arch);
 	strvec_push(&argv, "--output-file");
 	strvec_push(&argv, cubin);
 	strvec_push(&argv, ptx);
 	strvec_push(&argv, "-c");
-	strvec_push_all(&argv, &ctx->cl->ptxas_args);
+	strvec_push_all(&argv, s->extra);
 	rc = ol_spawn_checked(&argv);
 	strvec_release(&argv);
 	return rc;
+}
+
+static void assemble_spec(const struct ol_group *g, const struct ol_link_context *ctx,
+			  struct ol_assemble_spec *s)
+{
+	s->triple = g->triple;
+	s->arch = g->arch;
+	s->opt_level = g->opt_level;
+	s->debug = g->debug;
+	s->verbose = ctx->cl->verbose;
+	s->extra = &ctx->cl->ptxas_args;
+}
+
+static int assemble_ptx(const struct ol_group *g, const struct ol_link_context *ctx,
+			const char *ptxas, const char *ptx, const char *cubin)
+{
+	struct ol_assemble_spec s;
+
+	assemble_spec(g, ctx, &s);
+	return ptxas_file(&s, ptxas, ptx, cubin);
 }
 
 static int link_cubins(const struct ol_group *g, const struct ol_link_context *ctx,
@@ -270,6 +290,15 @@ static const char *assemble_partition(const struct ol_group *g, const struct ol_
 				      const char *ptx)
 {
 	return assemble_one(g, ctx, NULL, ptx);
+}
+
+/* What a partition job elsewhere runs in place of assemble_partition
+ * (distributed_lto.c): this link's ptxas and the spec. */
+static char *partition_assembler(const struct ol_group *g, const struct ol_link_context *ctx,
+				 struct ol_assemble_spec *spec)
+{
+	assemble_spec(g, ctx, spec);
+	return find_cuda_program("ptxas", g, ctx);
 }
 
 /* Replaces every PTX file of `files` by the cubin ptxas makes of it. */
@@ -346,7 +375,9 @@ static int nvptx_link(struct ol_group *g, const struct ol_link_context *ctx)
 	lto.emit_assembly = 1;
 	lto.image_ext = nvptx_image_ext;
 	lto.assemble = assemble_partition;
+	lto.assembler = partition_assembler;
 	lto.assembled_ext = "cubin";
+	lto.object_machine = OL_EM_CUDA;
 
 	rc = check_fatbinaries(g);
 	if (rc == 0)
@@ -483,5 +514,5 @@ static int matches_nvptx(const char *triple)
 
 const struct ol_target ol_target_nvptx = {
 	"nvptx", matches_nvptx, 0, nvptx_link, { "-march=", 0, 0, 1 }, nvptx_identify,
-	nvptx_omp_refusal,
+	nvptx_omp_refusal, ptxas_file,
 };

@@ -105,5 +105,5 @@ static int matches_spirv(const char *triple)
  * inner OffloadBinary, which is not done here. */
 const struct ol_target ol_target_spirv = {
 	"spirv", matches_spirv, OL_OFK_SYCL, spirv_link, { "-march=", 0, 0, 1 }, spirv_identify,
-	NULL,
+	NULL, NULL,
 };

@@ -145,6 +145,7 @@ void ol_cmdline_release(struct ol_cmdline *cl)
 	strvec_release(&cl->builtin_bitcode);
 	strvec_release(&cl->override_image);
 	strvec_release(&cl->pass_remarks);
+	strvec_release(&cl->distributor_args);
 	strvec_release(&cl->driver_runtimes);
 	memset(cl, 0, sizeof(*cl));
 }

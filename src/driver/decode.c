@@ -159,6 +159,33 @@ static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last
 	return failed ? -1 : 0;
 }
 
+/* The distributor's variables, for build systems that cannot change the
+ * link line: each where no option said otherwise.  An empty program is
+ * none. */
+static void distributor_from_environment(struct ol_cmdline *cl)
+{
+	const char *program = getenv("OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR");
+	const char *args = getenv("OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR_ARGS");
+	const char *fallback = getenv("OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR_FALLBACK");
+
+	if (!cl->distributor && program)
+		cl->distributor = program;
+	if (cl->distributor && !*cl->distributor)
+		cl->distributor = NULL;
+	if (!cl->distributor_args.nr && args) {
+		for (const char *p = args; *p;) {
+			size_t n = strcspn(p, " \t");
+
+			if (n)
+				strvec_push(&cl->distributor_args, ol_arena_strndup(&ol_link_arena, p, n));
+			p += n;
+			p += strspn(p, " \t");
+		}
+	}
+	if (fallback && *fallback && strcmp(fallback, "0") != 0 && strcmp(fallback, "false") != 0)
+		cl->distributor_fallback = 1;
+}
+
 /* Triple::isOSWindows(): the OS component is "windows" or "win32". */
 static int triple_is_windows(const char *triple)
 {
@@ -305,6 +332,18 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 		case OPT_remarks_file:
 			cl->remarks_file = a->value;
 			break;
+		case OPT_device_lto_distributor:
+			cl->distributor = a->value;
+			break;
+		case OPT_device_lto_distributor_arg:
+			strvec_push(&cl->distributor_args, a->value);
+			break;
+		case OPT_device_lto_remote_compiler:
+			cl->remote_compiler = a->value;
+			break;
+		case OPT_device_lto_distributor_fallback:
+			cl->distributor_fallback = 1;
+			break;
 		default:
 			break;
 		}
@@ -318,6 +357,7 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 		free(found);
 	}
 	cl->linker_is_driver = cl->linker_path && ol_is_compiler_driver(cl->linker_path);
+	distributor_from_environment(cl);
 	/* Upstream's ExecutableName (19, 22): the last -o, else the last
 	 * /out:, else what the host's linker would write. */
 	if (output)

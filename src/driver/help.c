@@ -312,6 +312,13 @@ static const struct man_entry man_entries[] = {
 	{ NULL, 'B', "OFFLOAD_LINK_REMOTE_STORAGE", "The same as --remote-storage=." },
 	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO",
 	  "The same as --device-lto=, for build systems that cannot change the link line." },
+	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR",
+	  "The same as --device-lto-distributor=." },
+	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR_ARGS",
+	  "Arguments for the distributor, split at spaces, where no --device-lto-distributor-arg= "
+	  "gives any." },
+	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR_FALLBACK",
+	  "Set to anything but 0 or false: the same as --device-lto-distributor-fallback." },
 	{ NULL, 'B', "OFFLOAD_LINK_BACKEND",
 	  "The LLVM part to load instead of the one beside the tool." },
 	{ "FILES", 'I', "PREFIX/libexec/offload-link/clang-linker-wrapper",

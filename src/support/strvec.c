@@ -131,3 +131,17 @@ void strbuf_release(struct strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->alloc = 0;
 }
+
+void strbuf_add_json_string(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addch(sb, '\\');
+		if ((unsigned char)*s < 0x20)
+			strbuf_addf(sb, "\\u%04x", (unsigned char)*s);
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}

@@ -92,20 +92,6 @@ void ol_timer_end(void)
 	e->dur_us = now_us() - origin_us - e->start_us;
 }
 
-static void add_json_string(struct strbuf *json, const char *s)
-{
-	strbuf_addch(json, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			strbuf_addch(json, '\\');
-		if ((unsigned char)*s < 0x20)
-			strbuf_addf(json, "\\u%04x", (unsigned char)*s);
-		else
-			strbuf_addch(json, *s);
-	}
-	strbuf_addch(json, '"');
-}
-
 int ol_timer_write(const char *path, const char *detail)
 {
 	struct strbuf json = STRBUF_INIT;
@@ -121,9 +107,9 @@ int ol_timer_write(const char *path, const char *detail)
 		strbuf_addf(&json, "%s{\"pid\":%d,\"tid\":%d,\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,"
 			    "\"name\":", first ? "" : ",", pid, pid + e->tid,
 			    (unsigned long long)e->start_us, (unsigned long long)e->dur_us);
-		add_json_string(&json, e->name);
+		strbuf_add_json_string(&json, e->name);
 		strbuf_addstr(&json, ",\"args\":{\"detail\":");
-		add_json_string(&json, e->detail[0] ? e->detail : detail);
+		strbuf_add_json_string(&json, e->detail[0] ? e->detail : detail);
 		strbuf_addstr(&json, "}}");
 		first = 0;
 	}
