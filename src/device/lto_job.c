@@ -11,6 +11,7 @@
 #include "offload/diag.h"
 #include "offload/mapped_file.h"
 #include "offload/programs.h"
+#include "offload/spawn.h"
 #include "offload/strvec.h"
 #include "offload/tempfile.h"
 
@@ -439,6 +440,8 @@ int ol_lto_job_run(const struct ol_lto_job *job)
 
 	if (!be)
 		return -1;
+	/* -v of the link: the assembler's command line, as the link shows it. */
+	ol_spawn_configure(0, job->verbose);
 	if (strcmp(job->offload_link_version, OL_VERSION) != 0)
 		return ol_error("the job was written by offload-link %s; this is %s (install the "
 				"same release on every machine that runs jobs)",

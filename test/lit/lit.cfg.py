@@ -78,6 +78,8 @@ subs = {
     # The benchmark's program generator doubles as the tests' (bench/gen.py).
     "%gen-program": "%s %s" % (sys.executable, os.path.join(config.ol_source_dir, "bench", "gen.py")),
     "%python": sys.executable,
+    # The distributors of partitioned device LTO's jobs (tools/distributors).
+    "%distributors": os.path.join(config.ol_source_dir, "tools", "distributors"),
     # The malformed-input suite's generator and checker (test/lit/malformed).
     "%malformed": "%s %s" % (sys.executable, os.path.join(config.test_source_root, "Inputs",
                                                           "malformed", "malformed.py")),
