@@ -130,6 +130,12 @@ requirements=(
 	"redis-server                                    redis-server"
 	"redis-cli                                       redis-tools"
 	"/usr/sbin/nginx                                 nginx"
+	# partitions as jobs of a distributor: the one-node Slurm cluster its test
+	# starts (test/lit/Inputs/distributor/slurm-cluster.sh)
+	"/usr/sbin/slurmctld                             slurmctld"
+	"/usr/sbin/slurmd                                slurmd"
+	"sbatch                                          slurm-client"
+	"/usr/sbin/munged                                munge"
 	# the host linker and tools the test scripts call
 	"ld                                              binutils"
 	"ar                                              binutils"

@@ -166,6 +166,13 @@ if os.path.exists("/usr/include/amd_comgr.h") and any(
         for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/opt/rocm/lib")):
     config.available_features.add("comgr")
 
+# "slurm": the daemons of a one-node Slurm cluster a test starts for itself
+# (Inputs/distributor/slurm-cluster.sh; Debian's slurm-wlm and munge).
+if all(shutil.which(t) or os.access("/usr/sbin/" + t, os.X_OK)
+       for t in ("munged", "slurmctld", "slurmd", "sbatch", "sinfo")):
+    config.available_features.add("slurm")
+    config.environment["PATH"] = os.pathsep.join([config.environment["PATH"], "/usr/sbin"])
+
 # Longest first, so no substitution eats the prefix of another
 # (%clang-linker-wrapper before anything starting with %clang).
 for key in sorted(subs, key=len, reverse=True):
