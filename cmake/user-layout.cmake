@@ -45,6 +45,9 @@ file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/share/offload-link/clang16.cfg CONTENT
 install(FILES ${CMAKE_BINARY_DIR}/share/offload-link/clang.cfg
   ${CMAKE_BINARY_DIR}/share/offload-link/clang16.cfg
   DESTINATION ${CMAKE_INSTALL_DATADIR}/offload-link)
+# The distributors of partitioned device LTO's jobs (docs/usage.md).
+install(PROGRAMS tools/distributors/local.py tools/distributors/slurm.py
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/offload-link/distributors)
 
 # --- the CMake package: find_package(OffloadLink) ------------------------------
 include(CMakePackageConfigHelpers)
