@@ -39,6 +39,10 @@ jobs=${OL_TEST_JOBS:-$(nproc)}
 OL_BUILD_DIR=$build "$repo/scripts/bootstrap.sh" --no-example
 
 status=0
+# LLVM's DTLTO scripts, when scripts/fetch-llvm-dtlto.sh got them.
+if [ -z "${OL_LLVM_DTLTO_UTILS:-}" ] && [ -f "$build/deps/llvm-dtlto/validate.py" ]; then
+	export OL_LLVM_DTLTO_UTILS="$build/deps/llvm-dtlto"
+fi
 printf '\n== test: ctest --test-dir %s --output-on-failure -j %s %s\n' "$build" "$jobs" "${tier[*]} $*"
 ctest --test-dir "$build" --output-on-failure -j "$jobs" ${tier[@]+"${tier[@]}"} "$@" || status=$?
 

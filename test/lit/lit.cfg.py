@@ -166,6 +166,14 @@ if os.path.exists("/usr/include/amd_comgr.h") and any(
         for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/opt/rocm/lib")):
     config.available_features.add("comgr")
 
+# "llvm-dtlto-utils": LLVM's DTLTO scripts (validate.py, local.py) from an
+# LLVM source tree, where OL_LLVM_DTLTO_UTILS names their directory.
+dtlto_utils = os.environ.get("OL_LLVM_DTLTO_UTILS", "")
+if dtlto_utils and all(os.path.exists(os.path.join(dtlto_utils, f))
+                       for f in ("validate.py", "local.py")):
+    config.available_features.add("llvm-dtlto-utils")
+    config.environment["OL_LLVM_DTLTO_UTILS"] = dtlto_utils
+
 # "slurm": the daemons of a one-node Slurm cluster a test starts for itself
 # (Inputs/distributor/slurm-cluster.sh; Debian's slurm-wlm and munge).
 if all(shutil.which(t) or os.access("/usr/sbin/" + t, os.X_OK)
