@@ -38,7 +38,9 @@ LLD_LINK = "/usr/lib/llvm-22/bin/lld-link"
 
 # offload-link's own records: not upstream's, so not compared.
 OWN_OPTIONS = {"offload_abi", "cache_dir", "no_cache", "cache_max_size", "remote_storage",
-               "stats", "stats_eq", "quiet", "device_lto", "remarks_file"}
+               "stats", "stats_eq", "quiet", "device_lto", "remarks_file",
+               "device_lto_distributor", "device_lto_distributor_arg",
+               "device_lto_remote_compiler", "device_lto_distributor_fallback"}
 
 # A typical value for every upstream record: the words the option adds to the
 # line ({fx}: the release's fixture directory).  Spelled with the record's
