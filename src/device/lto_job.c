@@ -7,6 +7,7 @@
  * lto_job_args.c's.
  */
 #include "offload/lto_job.h"
+#include "offload/arena.h"
 #include "offload/device_link.h"
 #include "offload/diag.h"
 #include "offload/mapped_file.h"
@@ -23,13 +24,13 @@
 /* The backend of the link's LLVM release, with the link's LLVM options. */
 static const struct ol_backend *load_backend(const struct ol_lto_job *job)
 {
-	const char **argv = ol_xcalloc(job->llvm_args.nr + 2, sizeof(*argv));
+	/* The loader keeps the pointer: the link arena lives until exit. */
+	const char **argv = ol_arena_alloc(&ol_link_arena, (job->llvm_args.nr + 2) * sizeof(*argv));
 	const struct ol_backend *be;
 
 	argv[0] = "offload-link";
 	for (size_t i = 0; i < job->llvm_args.nr; i++)
 		argv[i + 1] = job->llvm_args.v[i];
-	/* The loader keeps the pointer: it lives as long as the process. */
 	ol_backend_set_llvm_args((int)job->llvm_args.nr + 1, argv);
 	ol_backend_prefer(atoi(job->llvm_version));
 	be = ol_backend_get();
@@ -187,7 +188,12 @@ int ol_lto_job_command(int argc, char **argv)
 	struct ol_lto_job job;
 	int rc = ol_lto_job_parse(argc, argv, &job);
 
-	if (rc)
-		return rc == 1 ? 0 : rc < 0 ? 1 : rc;
-	return ol_lto_job_run(&job) == 0 ? 0 : 1;
+	if (rc == 0)
+		rc = ol_lto_job_run(&job) == 0 ? 0 : 1;
+	else
+		rc = rc == 1 ? 0 : rc < 0 ? 1 : rc;
+	strvec_release(&job.llvm_args);
+	strvec_release(&job.builtins);
+	strvec_release(&job.assembler_args);
+	return rc;
 }

@@ -5,6 +5,7 @@
  * (include/offload/lto_job.h).
  */
 #include "offload/lto_job.h"
+#include "offload/arena.h"
 #include "offload/command_line.h"
 #include "offload/diag.h"
 #include "offload/mapped_file.h"
@@ -264,18 +265,21 @@ static int read_settings(const char *path, int *argc_out, char ***argv_out)
 {
 	uint8_t *data;
 	size_t size, n = 1;
-	char **argv, *p;
+	char **argv, *text, *p;
 	int argc = 1;
 
 	if (ol_read_whole_file(path, &data, &size) < 0)
 		return ol_error("cannot read the job settings '%s': %s", path, strerror(errno));
-	data = ol_xrealloc(data, size + 1);
-	data[size] = '\0';
+	/* In the link arena: the job's strings point into it until exit. */
+	text = ol_arena_alloc(&ol_link_arena, size + 1);
+	memcpy(text, data, size);
+	text[size] = '\0';
+	free(data);
 	for (size_t i = 0; i < size; i++)
-		n += data[i] == '\n';
-	argv = ol_xcalloc(n + 2, sizeof(*argv));
+		n += text[i] == '\n';
+	argv = ol_arena_alloc(&ol_link_arena, (n + 2) * sizeof(*argv));
 	argv[0] = (char *)"device-lto-job";
-	for (p = (char *)data; *p;) {
+	for (p = text; *p;) {
 		char *nl = strchr(p, '\n');
 
 		if (nl)
@@ -286,6 +290,7 @@ static int read_settings(const char *path, int *argc_out, char ***argv_out)
 			break;
 		p = nl + 1;
 	}
+	argv[argc] = NULL;
 	*argc_out = argc;
 	*argv_out = argv;
 	return 0;

@@ -58,7 +58,9 @@ def main():
         array = "0-%d" % (len(jobs) - 1)
         if args.max_running > 0:
             array += "%%%d" % args.max_running
-        sbatch = [args.sbatch, "--wait", "--quiet", "--array=" + array,
+        # --no-requeue: a task that cannot start fails the link rather
+        # than wait, held, for someone to release it.
+        sbatch = [args.sbatch, "--wait", "--quiet", "--no-requeue", "--array=" + array,
                   "--job-name=offload-link-lto", "--chdir=" + os.getcwd(),
                   "--output=" + os.path.join(work, "task-%a.log")] + args.sbatch_arg + \
                  [script, commands]

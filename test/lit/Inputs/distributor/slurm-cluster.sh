@@ -8,9 +8,12 @@
 set -u
 dir=$1
 shift
-mkdir -p "$dir/munge" "$dir/state" "$dir/spool" || exit 1
+mkdir -p "$dir/munge" "$dir/state" || exit 1
 dir=$(cd "$dir" && pwd)
 chmod 700 "$dir/munge"
+# slurmd's sockets live in its spool directory, whose path must leave room
+# for them within a socket name's 108 bytes: a short one under /tmp.
+spool=$(mktemp -d /tmp/ol-slurmd.XXXXXX) || exit 1
 
 pick_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -28,6 +31,7 @@ stop() {
 		done
 		kill -9 "$pid" 2>/dev/null
 	done
+	rm -rf "$spool"
 }
 trap stop EXIT
 trap 'exit 1' INT TERM HUP
@@ -52,7 +56,7 @@ CredType=cred/munge
 SlurmUser=$(id -un)
 SlurmdUser=$(id -un)
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$spool
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
