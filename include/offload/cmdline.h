@@ -29,6 +29,7 @@
 #define OFFLOAD_CMDLINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "offload/strvec.h"
 
@@ -119,6 +120,9 @@ struct ol_cmdline {
 					OFFLOAD_LINK_DEVICE_LTO, default 4); 0: full LTO */
 	const char *device_lto_origin; /* "--device-lto=..." or "OFFLOAD_LINK_DEVICE_LTO=..."
 					  when one asked for partitions, for messages; else NULL */
+	/* --device-link-memory= (or OFFLOAD_LINK_DEVICE_LINK_MEMORY) in bytes,
+	 * 0: no limit; the default when neither says (memory_budget.h). */
+	uint64_t device_link_memory;
 	/* --device-lto-distributor= (or OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR;
 	 * NULL: none), its arguments, the offload-link its jobs run (NULL:
 	 * this one) and whether a failed distribution builds here. */

@@ -41,7 +41,6 @@ struct ol_cache {
 int ol_cache_settings(const struct ol_cache_options *o, struct ol_cache_settings *s);
 void ol_cache_settings_release(struct ol_cache_settings *s);
 struct ol_cache *ol_cache_open_dir(const struct ol_cache_settings *s);
-int ol_cache_parse_size(const char *text, uint64_t *out);
 /* Returns 0, or the errno of the first call that failed. */
 int ol_cache_write_whole(struct ol_cache *c, const char *path, const void *head, size_t head_size,
 			 const void *data, size_t size);

@@ -7,37 +7,11 @@
  */
 #include "cache_impl.h"
 #include "offload/diag.h"
+#include "offload/size_text.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-int ol_cache_parse_size(const char *text, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	uint64_t unit = 1;
-
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || end == text)
-		return -1;
-	switch (*end) {
-	case 'k': case 'K': unit = 1ull << 10; end++; break;
-	case 'm': case 'M': unit = 1ull << 20; end++; break;
-	case 'g': case 'G': unit = 1ull << 30; end++; break;
-	case 't': case 'T': unit = 1ull << 40; end++; break;
-	default: break;
-	}
-	if (*end == 'i' && unit > 1)
-		end++;
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end || v > UINT64_MAX / unit)
-		return -1;
-	*out = v * unit;
-	return 0;
-}
 
 static int env_true(const char *name)
 {
@@ -53,7 +27,7 @@ int ol_cache_settings(const struct ol_cache_options *o, struct ol_cache_settings
 	s->enabled = !env_true("OFFLOAD_LINK_NO_CACHE");
 	s->max_size = OL_CACHE_DEFAULT_MAX_SIZE;
 	env = getenv("OFFLOAD_LINK_CACHE_MAX_SIZE");
-	if (env && *env && ol_cache_parse_size(env, &s->max_size) < 0)
+	if (env && *env && ol_parse_size(env, &s->max_size) < 0)
 		return ol_error("OFFLOAD_LINK_CACHE_MAX_SIZE=%s: expected a size such as 5G or 500M", env);
 	env = getenv("OFFLOAD_LINK_CACHE_DIR");
 	if (env && *env)
@@ -72,7 +46,7 @@ int ol_cache_settings(const struct ol_cache_options *o, struct ol_cache_settings
 		free(s->remote_storage);
 		s->remote_storage = ol_xstrdup(o->remote_storage);
 	}
-	if (o && o->max_size && ol_cache_parse_size(o->max_size, &s->max_size) < 0)
+	if (o && o->max_size && ol_parse_size(o->max_size, &s->max_size) < 0)
 		return ol_error("--cache-max-size=%s: expected a size such as 5G or 500M", o->max_size);
 	if (!s->dir) {
 		const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");

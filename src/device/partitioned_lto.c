@@ -168,7 +168,7 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 	if (run->ctx->cl->save_temps)
 		req.save_temps_prefix = prefix;
 	ol_timer_begin_detail("LTO of a partition", prefix);
-	rc = run->be->lto(&req, &lto_out, remarks, &err);
+	rc = ol_lto_within_budget(run->be, &req, &lto_out, remarks, &err);
 	ol_timer_end();
 	if (rc == 2) {
 		/* Not valid IR: the caller links the group whole, and says why. */
@@ -285,7 +285,7 @@ static int codegen_product(struct partition_run *run, size_t p)
 	req = partition_request(run, &module, &size, 1);
 	req.mode = OL_LTO_CODEGEN_ONLY;
 	ol_timer_begin_detail("Code generation of a partition", run->prefix);
-	rc = run->be->lto(&req, &run->objects[p], &run->codegen_remarks[p], &err);
+	rc = ol_lto_within_budget(run->be, &req, &run->objects[p], &run->codegen_remarks[p], &err);
 	ol_timer_end();
 	run->codegen_ms[p] = ol_stats_now_ms() - started;
 	if (rc != 0) {
@@ -322,7 +322,7 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 	if (run->ctx->cl->save_temps)
 		req.save_temps_prefix = run->prefix;
 	ol_timer_begin_detail("Code generation of the partitions", run->prefix);
-	rc = run->be->lto(&req, &out, &remarks, &err);
+	rc = ol_lto_within_budget(run->be, &req, &out, &remarks, &err);
 	ol_timer_end();
 	ol_group_keep_remarks(run->g, &remarks);
 	if (rc == 0) {

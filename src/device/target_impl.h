@@ -73,6 +73,13 @@ void ol_group_lto_request_release(struct ol_lto_request *req);
  * group's device LTO output) and appends its path.  Returns 0 or -1. */
 int ol_group_add_lto_output(const struct ol_group *g, const char *prefix, const char *ext,
 			    const struct ol_buffer *out, struct strvec *files);
+/* The memory an in-process LTO of this much bitcode holds at its peak (an
+ * estimate, for the memory budget). */
+uint64_t ol_lto_memory_estimate(uint64_t bitcode_bytes);
+/* be->lto(req, ...) once the memory budget has room for its estimate
+ * (memory_budget.h), which it holds until the step ends. */
+int ol_lto_within_budget(const struct ol_backend *be, const struct ol_lto_request *req,
+			 struct ol_buffer *out, struct ol_buffer *remarks, char **err);
 /* Reports a failed LTO step (`what`: "" or " of partition 3"); frees err. */
 void ol_group_lto_failed(const struct ol_group *g, const char *what, char *err);
 /* partitioned_lto.c: how many partitions the group's bitcode forms (0 under

@@ -18,6 +18,7 @@
 #include "offload/key_material.h"
 #include "offload/cubin.h"
 #include "offload/elf_cpu.h"
+#include "offload/memory_budget.h"
 #include "offload/fatbinary.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
@@ -27,6 +28,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int has_suffix(const char *s, const char *suffix)
 {
@@ -264,6 +266,17 @@ static char *temp_prefix_of(const char *path, int save_temps)
 	return ol_xstrndup(base, len);
 }
 
+/* What ptxas holds at its peak for a PTX file, for the memory budget:
+ * about twenty times the PTX (libtorch's 920 MB of PTX took ptxas to 19 GB,
+ * llvm-project #216890), and a floor for its own code. */
+static uint64_t ptxas_memory_estimate(const char *ptx)
+{
+	struct stat st;
+	uint64_t size = stat(ptx, &st) == 0 ? (uint64_t)st.st_size : 0;
+
+	return (32ull << 20) + 20 * size;
+}
+
 /* The cubin ptxas makes of the PTX file `ptx`, a temp file, or NULL
  * (reported); `ptxas` is looked up when NULL. */
 static const char *assemble_one(const struct ol_group *g, const struct ol_link_context *ctx,
@@ -279,8 +292,13 @@ static const char *assemble_one(const struct ol_group *g, const struct ol_link_c
 	cubin = ol_temp_create(prefix, "cubin", NULL);
 	ol_temp_name_describe(cubin, "[ptxas output for %s %s]", g->triple, g->arch);
 	free(prefix);
-	if (cubin && assemble_ptx(g, ctx, ptxas ? ptxas : found, ptx, cubin) < 0)
-		cubin = NULL;
+	if (cubin) {
+		uint64_t held = ol_memory_budget_take(ptxas_memory_estimate(ptx));
+
+		if (assemble_ptx(g, ctx, ptxas ? ptxas : found, ptx, cubin) < 0)
+			cubin = NULL;
+		ol_memory_budget_give(held);
+	}
 	free(found);
 	return cubin;
 }

@@ -6,6 +6,8 @@
 #include "driver_internal.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
+#include "offload/memory_budget.h"
+#include "offload/size_text.h"
 #include "offload/programs.h"
 #include "offload/spawn.h"
 
@@ -74,6 +76,7 @@ int ol_decode_offload_abi(const struct ol_parsed *p, enum ol_flavor *flavor)
  * like upstream's getLastArg: an earlier bad value is never looked at. */
 struct last_seen {
 	const struct ol_arg *opt_level, *compression_level, *jobs, *granularity, *device_lto;
+	const struct ol_arg *device_link_memory;
 	const struct ol_opt *jobs_rec;
 };
 
@@ -96,6 +99,23 @@ static int parse_device_lto(const char *v, unsigned *units)
 		return 0;
 	}
 	return v[11] == ':' && parse_unsigned(v + 12, units) == 0 && *units > 0 ? 0 : -1;
+}
+
+/* --device-link-memory=, else OFFLOAD_LINK_DEVICE_LINK_MEMORY, else the
+ * machine's default (memory_budget.h). */
+static int decode_memory_budget(struct ol_cmdline *cl, const struct ol_arg *arg)
+{
+	const char *env = getenv("OFFLOAD_LINK_DEVICE_LINK_MEMORY");
+	const char *text = arg ? arg->value : env && *env ? env : NULL;
+
+	if (!text) {
+		cl->device_link_memory = ol_memory_budget_default();
+		return 0;
+	}
+	if (ol_parse_size(text, &cl->device_link_memory) < 0)
+		return ol_error("%s: expected a size (a number, maybe with k, M, G or T), got '%s'",
+				arg ? arg->raw : "OFFLOAD_LINK_DEVICE_LINK_MEMORY", text);
+	return 0;
 }
 
 static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last)
@@ -156,6 +176,7 @@ static int check_last_values(struct ol_cmdline *cl, const struct last_seen *last
 					   last->device_lto ? last->device_lto->raw : "OFFLOAD_LINK_DEVICE_LTO",
 					   device_lto);
 	}
+	failed |= decode_memory_budget(cl, last->device_link_memory);
 	return failed ? -1 : 0;
 }
 
@@ -194,7 +215,7 @@ static int triple_is_windows(const char *triple)
 
 int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 {
-	struct last_seen last = { NULL, NULL, NULL, NULL, NULL, NULL };
+	struct last_seen last = { NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	const char *output = NULL, *coff_output = NULL;
 
 	for (size_t i = 0; i < p->nr; i++) {
@@ -331,6 +352,9 @@ int ol_decode_wrapper_options(struct ol_cmdline *cl, const struct ol_parsed *p)
 			break;
 		case OPT_remarks_file:
 			cl->remarks_file = a->value;
+			break;
+		case OPT_device_link_memory:
+			last.device_link_memory = a;
 			break;
 		case OPT_device_lto_distributor:
 			cl->distributor = a->value;

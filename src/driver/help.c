@@ -312,6 +312,7 @@ static const struct man_entry man_entries[] = {
 	{ NULL, 'B', "OFFLOAD_LINK_REMOTE_STORAGE", "The same as --remote-storage=." },
 	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO",
 	  "The same as --device-lto=, for build systems that cannot change the link line." },
+	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LINK_MEMORY", "The same as --device-link-memory=." },
 	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR",
 	  "The same as --device-lto-distributor=." },
 	{ NULL, 'B', "OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR_ARGS",

@@ -1,5 +1,6 @@
 /* stats: the --stats summary (include/offload/stats.h). */
 #include "offload/stats.h"
+#include "offload/memory_budget.h"
 #include "offload/cache.h"
 #include "offload/mapped_file.h"
 
@@ -248,6 +249,7 @@ static void report_images_text(void)
 void ol_stats_report(void)
 {
 	struct rusage self, children;
+	struct ol_memory_budget_stats budget;
 	size_t files;
 	uint64_t bytes;
 	double wall = 0, cpu = 0;
@@ -257,6 +259,7 @@ void ol_stats_report(void)
 	end_stage();
 	stats.enabled = 0;
 	ol_mapped_totals(&files, &bytes);
+	ol_memory_budget_stats(&budget);
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &children);
 	for (size_t i = 0; i < stats.nstages; i++) {
@@ -280,12 +283,15 @@ void ol_stats_report(void)
 				", \"remote_hits\": %" PRIu64 ", \"remote_misses\": %" PRIu64
 				", \"remote_stores\": %" PRIu64 ", \"remote_errors\": %" PRIu64
 				", \"remote_bytes_fetched\": %" PRIu64 "}, "
-				"\"peak_rss_kib\": %ld, \"peak_rss_tools_kib\": %ld}\n",
+				"\"peak_rss_kib\": %ld, \"peak_rss_tools_kib\": %ld, "
+				"\"memory_budget\": {\"bytes\": %" PRIu64 ", \"peak_estimate\": %" PRIu64
+				", \"waits\": %lu}}\n",
 			wall, cpu, files, bytes, stats.images, stats.groups,
 			stats.have_cache ? "true" : "false", stats.cache.hits, stats.cache.misses,
 			stats.cache.stores, stats.cache.dropped, stats.cache.remote_hits,
 			stats.cache.remote_misses, stats.cache.remote_stores, stats.cache.remote_errors,
-			stats.cache.remote_fetched, self.ru_maxrss, children.ru_maxrss);
+			stats.cache.remote_fetched, self.ru_maxrss, children.ru_maxrss, budget.budget,
+			budget.peak_held, budget.waits);
 		return;
 	}
 	fprintf(stderr, "offload-link: stats\n  %-28s %10s %10s\n", "stage", "wall ms", "cpu ms");
@@ -310,4 +316,11 @@ void ol_stats_report(void)
 			stats.cache.remote_errors, (double)stats.cache.remote_fetched / 1048576.0);
 	fprintf(stderr, "  peak RSS: %.1f MiB (largest tool: %.1f MiB)\n", (double)self.ru_maxrss / 1024.0,
 		(double)children.ru_maxrss / 1024.0);
+	if (budget.budget)
+		fprintf(stderr, "  memory budget: %.0f MiB; at most %.0f MiB estimated at once, %lu "
+				"step%s waited\n", (double)budget.budget / 1048576.0,
+			(double)budget.peak_held / 1048576.0, budget.waits, budget.waits == 1 ? "" : "s");
+	else
+		fprintf(stderr, "  memory budget: none; at most %.0f MiB estimated at once\n",
+			(double)budget.peak_held / 1048576.0);
 }

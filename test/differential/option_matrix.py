@@ -40,7 +40,8 @@ LLD_LINK = "/usr/lib/llvm-22/bin/lld-link"
 OWN_OPTIONS = {"offload_abi", "cache_dir", "no_cache", "cache_max_size", "remote_storage",
                "stats", "stats_eq", "quiet", "device_lto", "remarks_file",
                "device_lto_distributor", "device_lto_distributor_arg",
-               "device_lto_remote_compiler", "device_lto_distributor_fallback"}
+               "device_lto_remote_compiler", "device_lto_distributor_fallback",
+               "device_link_memory"}
 
 # A typical value for every upstream record: the words the option adds to the
 # line ({fx}: the release's fixture directory).  Spelled with the record's

@@ -17,6 +17,7 @@
 #include "offload/host_link.h"
 #include "offload/inputs.h"
 #include "offload/mapped_file.h"
+#include "offload/memory_budget.h"
 #include "offload/progress.h"
 #include "offload/relocatable.h"
 #include "offload/resolve.h"
@@ -224,6 +225,7 @@ int main(int argc, char **argv)
 	ol_temp_init(cl.save_temps, cl.dry_run);
 	ol_temp_names_enable(!cl.save_temps);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
+	ol_memory_budget_set(cl.device_link_memory);
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
 	ol_stats_configure(cl.stats != 0, cl.stats == 2);
