@@ -121,8 +121,10 @@ struct ol_cmdline {
 	const char *device_lto_origin; /* "--device-lto=..." or "OFFLOAD_LINK_DEVICE_LTO=..."
 					  when one asked for partitions, for messages; else NULL */
 	/* --device-link-memory= (or OFFLOAD_LINK_DEVICE_LINK_MEMORY) in bytes,
-	 * 0: no limit; the default when neither says (memory_budget.h). */
+	 * 0: no limit; device_link_memory_given 0: neither said, the machine's
+	 * default (memory_budget.h). */
 	uint64_t device_link_memory;
+	int device_link_memory_given;
 	/* --device-lto-distributor= (or OFFLOAD_LINK_DEVICE_LTO_DISTRIBUTOR;
 	 * NULL: none), its arguments, the offload-link its jobs run (NULL:
 	 * this one) and whether a failed distribution builds here. */

@@ -17,6 +17,9 @@
 /* The budget in bytes; 0: none (every step starts at once). */
 void ol_memory_budget_set(uint64_t bytes);
 uint64_t ol_memory_budget(void);
+/* The budget is ol_memory_budget_default(), read when a step first asks
+ * (a link without device work never reads /proc/meminfo). */
+void ol_memory_budget_set_default(void);
 /* The default: three quarters of the memory available now (MemAvailable
  * of /proc/meminfo), or 0 when that cannot be read. */
 uint64_t ol_memory_budget_default(void);

@@ -6,7 +6,6 @@
 #include "driver_internal.h"
 #include "offload/arena.h"
 #include "offload/diag.h"
-#include "offload/memory_budget.h"
 #include "offload/size_text.h"
 #include "offload/programs.h"
 #include "offload/spawn.h"
@@ -108,10 +107,9 @@ static int decode_memory_budget(struct ol_cmdline *cl, const struct ol_arg *arg)
 	const char *env = getenv("OFFLOAD_LINK_DEVICE_LINK_MEMORY");
 	const char *text = arg ? arg->value : env && *env ? env : NULL;
 
-	if (!text) {
-		cl->device_link_memory = ol_memory_budget_default();
+	if (!text)
 		return 0;
-	}
+	cl->device_link_memory_given = 1;
 	if (ol_parse_size(text, &cl->device_link_memory) < 0)
 		return ol_error("%s: expected a size (a number, maybe with k, M, G or T), got '%s'",
 				arg ? arg->raw : "OFFLOAD_LINK_DEVICE_LINK_MEMORY", text);

@@ -8,6 +8,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t freed = PTHREAD_COND_INITIALIZER;
 static uint64_t budget, held, peak_held;
+static int budget_from_machine;   /* the default, read at the first step */
 static unsigned running;
 static unsigned long waits;
 
@@ -15,8 +16,25 @@ void ol_memory_budget_set(uint64_t bytes)
 {
 	pthread_mutex_lock(&lock);
 	budget = bytes;
+	budget_from_machine = 0;
 	pthread_cond_broadcast(&freed);
 	pthread_mutex_unlock(&lock);
+}
+
+void ol_memory_budget_set_default(void)
+{
+	pthread_mutex_lock(&lock);
+	budget_from_machine = 1;
+	pthread_mutex_unlock(&lock);
+}
+
+/* Under the lock: the machine's default, once, when a step first asks. */
+static void settle(void)
+{
+	if (budget_from_machine) {
+		budget = ol_memory_budget_default();
+		budget_from_machine = 0;
+	}
 }
 
 uint64_t ol_memory_budget(void)
@@ -24,6 +42,7 @@ uint64_t ol_memory_budget(void)
 	uint64_t b;
 
 	pthread_mutex_lock(&lock);
+	settle();
 	b = budget;
 	pthread_mutex_unlock(&lock);
 	return b;
@@ -49,6 +68,7 @@ uint64_t ol_memory_budget_take(uint64_t bytes)
 	int waited = 0;
 
 	pthread_mutex_lock(&lock);
+	settle();
 	/* Something runs and this does not fit beside it: wait for a step to end. */
 	while (budget && running && held + bytes > budget) {
 		waited = 1;
@@ -76,6 +96,7 @@ void ol_memory_budget_give(uint64_t bytes)
 void ol_memory_budget_stats(struct ol_memory_budget_stats *out)
 {
 	pthread_mutex_lock(&lock);
+	settle();
 	out->budget = budget;
 	out->peak_held = peak_held;
 	out->waits = waits;

@@ -225,7 +225,10 @@ int main(int argc, char **argv)
 	ol_temp_init(cl.save_temps, cl.dry_run);
 	ol_temp_names_enable(!cl.save_temps);
 	ol_spawn_configure(cl.dry_run, cl.verbose);
-	ol_memory_budget_set(cl.device_link_memory);
+	if (cl.device_link_memory_given)
+		ol_memory_budget_set(cl.device_link_memory);
+	else
+		ol_memory_budget_set_default();
 	if (cl.time_trace)
 		ol_timer_enable(cl.time_trace_granularity);
 	ol_stats_configure(cl.stats != 0, cl.stats == 2);
