@@ -64,6 +64,7 @@ static const char *sample_value(enum ol_opt_id id, const char *triple)
 	case OPT_offload_abi:
 		return "19";
 	case OPT_cache_max_size:
+	case OPT_device_link_memory:
 		return "1G";
 	case OPT_remote_storage:
 		return "http://127.0.0.1:9/cache";

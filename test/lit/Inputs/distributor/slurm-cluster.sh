@@ -1,26 +1,29 @@
 #!/bin/sh
 # slurm-cluster.sh DIR COMMAND...: runs COMMAND beside a one-node Slurm
 # cluster of its own: munged, slurmctld and slurmd on 127.0.0.1, their
-# configuration, state, sockets and logs under DIR, SLURM_CONF exported for
+# configuration, state and slurmctld's logs under DIR (munged's key and
+# socket and slurmd's spool in a short /tmp directory), SLURM_CONF exported for
 # the command's srun and sbatch.  Every daemon is stopped when the command
 # ends, however it ends; the exit status is the command's (77 when the
 # cluster does not come up: its logs are printed).
 set -u
 dir=$1
 shift
-mkdir -p "$dir/munge" "$dir/state" || exit 1
+mkdir -p "$dir/state" || exit 1
 dir=$(cd "$dir" && pwd)
-chmod 700 "$dir/munge"
-# slurmd's sockets live in its spool directory, whose path must leave room
-# for them within a socket name's 108 bytes: a short one under /tmp.
-spool=$(mktemp -d /tmp/ol-slurmd.XXXXXX) || exit 1
+# The daemons' sockets (munged's, slurmd's in its spool directory) need
+# paths within a socket name's 108 bytes: a short directory under /tmp.
+run=$(mktemp -d /tmp/ol-slurm.XXXXXX) || exit 1
+spool=$run/spool
+munge=$run/munge
+mkdir -p "$spool" "$munge" && chmod 700 "$munge" || exit 1
 
 pick_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 stop() {
-	for pidfile in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
+	for pidfile in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$munge/munged.pid"; do
 		[ -f "$pidfile" ] || continue
 		pid=$(cat "$pidfile" 2>/dev/null)
 		[ -n "$pid" ] || continue
@@ -31,16 +34,16 @@ stop() {
 		done
 		kill -9 "$pid" 2>/dev/null
 	done
-	rm -rf "$spool"
+	rm -rf "$run"
 }
 trap stop EXIT
 trap 'exit 1' INT TERM HUP
 
-dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 2>/dev/null
-chmod 400 "$dir/munge/munge.key"
-munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
-	--pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" \
-	--seed-file="$dir/munge/munged.seed" || { cat "$dir/munge/munged.log"; exit 77; }
+dd if=/dev/urandom of="$munge/munge.key" bs=1024 count=1 2>/dev/null
+chmod 400 "$munge/munge.key"
+munged --force --socket="$munge/munge.socket" --key-file="$munge/munge.key" \
+	--pid-file="$munge/munged.pid" --log-file="$munge/munged.log" \
+	--seed-file="$munge/munged.seed" || { cat "$munge/munged.log"; exit 77; }
 
 ctld_port=$(pick_port)
 slurmd_port=$(pick_port)
@@ -51,7 +54,7 @@ SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
+AuthInfo=socket=$munge/munge.socket
 CredType=cred/munge
 SlurmUser=$(id -un)
 SlurmdUser=$(id -un)
