@@ -16,7 +16,6 @@
 
 /* The budget in bytes; 0: none (every step starts at once). */
 void ol_memory_budget_set(uint64_t bytes);
-uint64_t ol_memory_budget(void);
 /* The budget is ol_memory_budget_default(), read when a step first asks
  * (a link without device work never reads /proc/meminfo). */
 void ol_memory_budget_set_default(void);

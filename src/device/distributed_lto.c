@@ -27,13 +27,13 @@
 #include "offload/elf_object.h"
 #include "offload/lto_job.h"
 #include "offload/mapped_file.h"
+#include "offload/programs.h"
 #include "offload/spawn.h"
 #include "offload/strvec.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,19 +58,13 @@ static char *job_directory(const struct ol_link_context *ctx)
 	return slash == out ? ol_xstrdup("/") : ol_xstrndup(out, (size_t)(slash - out));
 }
 
-/* The offload-link the jobs run: the option's, else this program. */
+/* The offload-link the jobs run: the option's, else this program (the
+ * name commands answer to, whatever name the link runs under). */
 static char *remote_compiler(const struct ol_link_context *ctx)
 {
-	char self[PATH_MAX];
-	ssize_t n;
-
 	if (ctx->cl->remote_compiler && *ctx->cl->remote_compiler)
 		return ol_xstrdup(ctx->cl->remote_compiler);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return ol_xstrdup("offload-link");
-	self[n] = '\0';
-	return ol_xstrdup(self);
+	return ol_xasprintf("%s/offload-link", ol_self_dir());
 }
 
 /* The group's settings, as the in-process build would use them. */
@@ -123,14 +117,17 @@ static char *group_file(const char *dir, const char *prefix, const char *what)
 	return ol_xasprintf("%s/%.*s.%ld.%s", dir, (int)len, base, (long)getpid(), what);
 }
 
-/* Each partition's files: "<dir>/<prefix>.<pid>.part<p>.<what>". */
-static char *job_file(const char *dir, const char *prefix, size_t p, const char *what)
+/* Each partition's files: "<dir>/<prefix>.<pid>.part<p>.<what>", in the
+ * link arena (the jobs name them until the link ends). */
+static const char *job_file(const char *dir, const char *prefix, size_t p, const char *what)
 {
 	char *part = ol_xasprintf("part%zu.%s", p, what);
 	char *path = group_file(dir, prefix, part);
+	const char *kept = ol_arena_strdup(&ol_link_arena, path);
 
 	free(part);
-	return path;
+	free(path);
+	return kept;
 }
 
 /* A file the jobs read, removed at exit (one a killed link of the same
@@ -150,12 +147,6 @@ static void expect_output(const char *path)
 	unlink(path);
 	ol_temp_register(path);
 }
-
-struct job_files {
-	char *bitcode;
-	char *outputs[OL_LTO_JOB_MAX_OUTPUTS];
-	char *remarks[OL_LTO_JOB_MAX_OUTPUTS];
-};
 
 static void add_json_array(struct strbuf *json, const char *const *v, size_t n)
 {
@@ -266,8 +257,7 @@ static void release_slot(struct ol_partition_job *slot)
 
 /* Each job's files, named and the input written.  Returns 0 or -1. */
 static int prepare_jobs(const char *dir, const char *prefix, const struct ol_lto_job *settings,
-			struct ol_partition_job *slots, size_t n, struct ol_lto_job *jobs,
-			struct job_files *files)
+			struct ol_partition_job *slots, size_t n, struct ol_lto_job *jobs)
 {
 	static const char *const product_ext[] = { "", "o", "cubin", "opt.bc", "opt.bc" };
 	size_t products = ol_lto_job_product_count(settings->product);
@@ -277,35 +267,21 @@ static int prepare_jobs(const char *dir, const char *prefix, const struct ol_lto
 		size_t p = slots[i].partition;
 		struct ol_lto_job *job = &jobs[i];
 
-		files[i].bitcode = job_file(dir, prefix, p, "bc");
-		if (write_job_input(files[i].bitcode, slots[i].bitcode->data, slots[i].bitcode->size))
+		job->input = job_file(dir, prefix, p, "bc");
+		if (write_job_input(job->input, slots[i].bitcode->data, slots[i].bitcode->size))
 			return -1;
-		job->input = files[i].bitcode;
 		for (size_t o = 0; o < products; o++) {
-			files[i].outputs[o] = job_file(dir, prefix, p,
-						       o ? "o" : product_ext[settings->product]);
-			expect_output(files[i].outputs[o]);
-			job->outputs[job->noutputs++] = files[i].outputs[o];
+			job->outputs[o] = job_file(dir, prefix, p, o ? "o" : product_ext[settings->product]);
+			expect_output(job->outputs[o]);
+			job->noutputs++;
 			if (!remarks)
 				continue;
-			files[i].remarks[o] = job_file(dir, prefix, p, o ? "o.remarks" : "remarks");
-			expect_output(files[i].remarks[o]);
-			job->remark_outputs[job->nremark_outputs++] = files[i].remarks[o];
+			job->remark_outputs[o] = job_file(dir, prefix, p, o ? "o.remarks" : "remarks");
+			expect_output(job->remark_outputs[o]);
+			job->nremark_outputs++;
 		}
 	}
 	return 0;
-}
-
-static void release_files(struct job_files *files, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(files[i].bitcode);
-		for (size_t o = 0; o < OL_LTO_JOB_MAX_OUTPUTS; o++) {
-			free(files[i].outputs[o]);
-			free(files[i].remarks[o]);
-		}
-	}
-	free(files);
 }
 
 /* Runs the distributor on the job file: its exit status, or -1 when it
@@ -328,7 +304,6 @@ int ol_distribute_partitions(const struct ol_group *g, const struct ol_link_cont
 			     const char *prefix, struct ol_partition_job *slots, size_t n)
 {
 	struct ol_lto_job settings, *jobs = ol_xcalloc(n ? n : 1, sizeof(*jobs));
-	struct job_files *files = ol_xcalloc(n ? n : 1, sizeof(*files));
 	struct strvec common = STRVEC_INIT, failures = STRVEC_INIT;
 	char *dir = job_directory(ctx), *settings_path = NULL, *json_path = NULL, *json = NULL;
 	char *compiler = NULL, image[160];
@@ -346,7 +321,7 @@ int ol_distribute_partitions(const struct ol_group *g, const struct ol_link_cont
 		jobs[i] = settings;
 		jobs[i].noutputs = jobs[i].nremark_outputs = 0;
 	}
-	if (prepare_jobs(dir, prefix, &settings, slots, n, jobs, files) < 0)
+	if (prepare_jobs(dir, prefix, &settings, slots, n, jobs) < 0)
 		goto out;
 	compiler = remote_compiler(ctx);
 	strvec_push(&common, compiler);
@@ -406,7 +381,6 @@ out:
 	strvec_release(&settings.llvm_args);
 	strvec_release(&settings.builtins);
 	strvec_release(&settings.assembler_args);
-	release_files(files, n);
 	free(jobs);
 	free(dir);
 	free(settings_path);

@@ -112,7 +112,7 @@ static int take_job_option(void *ctx, int id, const char *value)
 		job->input = value;
 		break;
 	case OPT_SETTINGS:
-		break;  /* read first, by ol_lto_job_parse */
+		break;  /* read first, by take_settings_path */
 	case OPT_OUTPUT:
 		if (job->noutputs == OL_LTO_JOB_MAX_OUTPUTS)
 			return ol_command_usage("device-lto-job", "at most %d outputs (-o)",
@@ -296,32 +296,26 @@ static int read_settings(const char *path, int *argc_out, char ***argv_out)
 	return 0;
 }
 
-/* --settings= before anything else: the job's own arguments come after. */
-static const char *settings_path(int argc, char **argv)
+/* The first reading of the command line: only where the settings are, so
+ * that they are read before the job's own arguments, which come after. */
+static int take_settings_path(void *ctx, int id, const char *value)
 {
-	const char *found = NULL;
-
-	for (int i = 1; i < argc; i++) {
-		if (strncmp(argv[i], "--settings=", 11) == 0)
-			found = argv[i] + 11;
-		else if ((strcmp(argv[i], "--settings") == 0 || strcmp(argv[i], "-settings") == 0) &&
-			 i + 1 < argc)
-			found = argv[++i];
-		else if (strncmp(argv[i], "-settings=", 10) == 0)
-			found = argv[i] + 10;
-	}
-	return found;
+	if (id == OPT_SETTINGS)
+		*(const char **)ctx = value;
+	return 0;
 }
 
 int ol_lto_job_parse(int argc, char **argv, struct ol_lto_job *job)
 {
-	const char *settings;
+	const char *settings = NULL;
 	int rc, sargc = 0;
 	char **sargv = NULL;
 
 	memset(job, 0, sizeof(*job));
 	job->opt_level = 2;
-	settings = settings_path(argc, argv);
+	rc = ol_command_line_read(&job_command_line, argc, argv, take_settings_path, &settings);
+	if (rc)
+		return rc;
 	if (settings) {
 		if (read_settings(settings, &sargc, &sargv) < 0)
 			return -1;

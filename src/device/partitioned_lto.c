@@ -355,7 +355,8 @@ static void partition_item(void *arg, size_t p)
 	if (!run->have_product[p])
 		look_up(run, p);
 	run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
-	if (run->ms[p] >= 0 && !run->ms[p])
+	/* Not from the cache (-1) nor the distributor (its time). */
+	if (run->ms[p] == 0)
 		run->ms[p] = ol_stats_now_ms() - started;
 	if (run->status[p] == 0 && run->lto->codegen_partitions)
 		run->status[p] = codegen_product(run, p);

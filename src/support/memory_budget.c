@@ -37,17 +37,6 @@ static void settle(void)
 	}
 }
 
-uint64_t ol_memory_budget(void)
-{
-	uint64_t b;
-
-	pthread_mutex_lock(&lock);
-	settle();
-	b = budget;
-	pthread_mutex_unlock(&lock);
-	return b;
-}
-
 uint64_t ol_memory_budget_default(void)
 {
 	FILE *f = fopen("/proc/meminfo", "re");
