@@ -35,6 +35,18 @@ void ol_partition_job_key(struct ol_cache *c, const struct ol_group *g,
 			  const char *cpu, const char *features, const uint8_t *bitcode,
 			  size_t size, char key[OL_CACHE_KEY_HEX]);
 
+/* The key of the product of a group's bitcode when the group also has
+ * native objects and its bitcode is optimized as one module (an object,
+ * PTX assembled into a cubin: `product` says which): the group's settings,
+ * its bitcode images in order, and the set of symbols the native objects
+ * need from them.  A relink whose edit is in native code only (CUDA or
+ * OpenMP units compiled without -foffload-lto beside a bitcode runtime)
+ * takes the runtime's LTO and assembly from the cache. */
+struct ol_lto_request;
+void ol_lto_product_job_key(struct ol_cache *c, const struct ol_group *g,
+			    const struct ol_link_context *ctx, const char *product,
+			    const struct ol_lto_request *req, char key[OL_CACHE_KEY_HEX]);
+
 /* For the target families' identify functions.  The identity of a program
  * the job runs: what `<path> --version` prints, remembered by the program's
  * stat identity, so that a changed tool is run again; a missing program

@@ -1,20 +1,27 @@
 /*
  * device_lto: the LTO step of a device link.  The group's bitcode images
- * become one request (ol_group_lto_request) that the backend links,
- * optimizes and compiles in one piece (full LTO, upstream's way), or that
- * partitioned_lto.c cuts into partitions under --device-lto=partitioned;
- * then the group's other images are written out for the device linker.
+ * become one request (ol_group_lto_request) that partitioned_lto.c cuts
+ * into partitions (the default), or that the backend links, optimizes and
+ * compiles in one piece (--device-lto=full, upstream's way, or bitcode
+ * that makes one partition); then the group's other images are written
+ * out for the device linker.  The product of one piece beside native
+ * objects has its own cache entry, so that an edit of those objects does
+ * not optimize and assemble the bitcode again.
  */
 #include "target_impl.h"
+#include "offload/cache.h"
 #include "offload/device_remarks.h"
 #include "offload/stats.h"
 #include "offload/diag.h"
 #include "offload/inputs.h"
+#include "offload/job_key.h"
+#include "offload/mapped_file.h"
 #include "offload/spawn.h"
 #include "offload/temp_names.h"
 #include "offload/tempfile.h"
 #include "offload/timer.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,14 +153,76 @@ void ol_group_lto_request_release(struct ol_lto_request *req)
 	memset(req, 0, sizeof(*req));
 }
 
+/* What the one-module LTO of a group makes, as its cache key names it and
+ * as its file is named: PTX goes on to the family's assembler. */
+static const char *whole_product_ext(const struct ol_lto_settings *lto)
+{
+	return lto->assemble && !lto->emit_bitcode ? lto->assembled_ext : lto_output_ext(lto);
+}
+
+/* The LTO result at `path` (a temp file), or the object the family's
+ * assembler makes of it, pushed on `files`; *product_out gets its bytes
+ * when wanted (for the cache). */
+static int push_lto_product(const struct ol_group *g, const struct ol_link_context *ctx,
+			    const struct ol_lto_settings *lto, const char *path,
+			    struct ol_buffer *product_out, struct strvec *files)
+{
+	const char *assembled = path;
+
+	if (lto->assemble && !lto->emit_bitcode &&
+	    !(assembled = lto->assemble(g, ctx, path)))
+		return -1;
+	if (product_out && ol_read_whole_file(assembled, &product_out->data,
+					      &product_out->size) < 0)
+		return ol_error("cannot read '%s': %s", assembled, strerror(errno));
+	strvec_push(files, assembled);
+	return 0;
+}
+
+/* The product of the group's bitcode from the cache (1, on `files`), when
+ * the group has native objects too (a bitcode runtime beside units
+ * compiled without -foffload-lto): an edit of those objects then links
+ * them again without optimizing and assembling the unchanged bitcode. */
+static int whole_product_from_cache(struct ol_group *g, const struct ol_link_context *ctx,
+				    const struct ol_lto_settings *lto,
+				    const struct ol_lto_request *req, const char *prefix,
+				    char key[OL_CACHE_KEY_HEX], struct strvec *files)
+{
+	struct ol_cache_lookup found;
+	struct ol_buffer remarks = { NULL, 0 };
+	const char *path;
+
+	ol_lto_product_job_key(ctx->cache, g, ctx, whole_product_ext(lto), req, key);
+	if (!ol_cache_get(ctx->cache, key, &found))
+		return 0;
+	if (!ol_remarks_cache_get(ctx->cache, g, key, &remarks)) {
+		free(found.data);
+		return 0;
+	}
+	ol_group_keep_remarks(g, &remarks);
+	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s: from the device-link cache "
+		      "(the native objects beside it changed)", req->nmodules,
+		      req->nmodules == 1 ? "" : "s", g->triple, *g->arch ? " " : "", g->arch);
+	path = ol_temp_write(prefix, whole_product_ext(lto), found.data, found.size);
+	ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
+			      *g->arch ? " " : "", g->arch);
+	free(found.data);
+	if (!path)
+		return -1;
+	strvec_push(files, path);
+	return 1;
+}
+
 int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		     const struct ol_lto_settings *lto, struct strvec *files)
 {
 	const struct ol_backend *be;
 	struct ol_lto_request req;
-	struct ol_buffer out = { NULL, 0 }, remarks = { NULL, 0 };
+	struct ol_buffer out = { NULL, 0 }, remarks = { NULL, 0 }, product = { NULL, 0 };
+	char key[OL_CACHE_KEY_HEX];
 	char *err = NULL, *prefix;
-	int rc;
+	const char *path;
+	int rc, cached = 0;
 
 	if (ol_spawn_config()->dry_run)
 		return lto_output_name_only(g, ctx, lto, files);
@@ -173,17 +242,37 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	prefix = lto_output_prefix(g, ctx, lto);
 	if (ctx->cl->save_temps)
 		req.save_temps_prefix = prefix;
+	/* A group of bitcode alone is cached whole, as its image; one with
+	 * native objects keeps its bitcode's product apart (not when
+	 * --save-temps asks for the files made). */
+	cached = ctx->cache && !ctx->cl->save_temps && !req.whole_program;
+	rc = cached ? whole_product_from_cache(g, ctx, lto, &req, prefix, key, files) : 0;
+	if (rc != 0) {
+		ol_group_lto_request_release(&req);
+		free(prefix);
+		return rc < 0 ? -1 : 0;
+	}
 
 	note_lto(g, req.nmodules, req.opt_level, "");
 	ol_timer_begin_detail("LTO", prefix);
 	rc = ol_lto_within_budget(be, &req, &out, &remarks, &err);
 	ol_timer_end();
-	ol_group_keep_remarks(g, &remarks);
 	if (rc != 0) {
+		ol_group_keep_remarks(g, &remarks);
 		ol_group_lto_failed(g, "", err);
 	} else {
-		rc = ol_group_add_lto_output(g, prefix, lto_output_ext(lto), &out, files);
+		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
+		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
+				      *g->arch ? " " : "", g->arch);
+		rc = path ? push_lto_product(g, ctx, lto, path, cached ? &product : NULL, files)
+			  : -1;
+		if (rc == 0 && cached) {
+			ol_cache_put(ctx->cache, key, product.data, product.size);
+			ol_remarks_cache_put(ctx->cache, g, key, &remarks);
+		}
+		ol_group_keep_remarks(g, &remarks);
 	}
+	free(product.data);
 	free(out.data);
 	ol_group_lto_request_release(&req);
 	free(prefix);

@@ -264,3 +264,58 @@ void ol_partition_job_key(struct ol_cache *c, const struct ol_group *g,
 	ol_sha256_final(&h, digest);
 	ol_sha256_hex(digest, key);
 }
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The symbols the LTO result must keep, as a set: in what order the native
+ * objects name them, and how often, decides nothing. */
+static void key_preserved(struct ol_sha256 *h, const char *const *preserve)
+{
+	size_t n = 0, distinct = 0;
+	const char **sorted;
+
+	while (preserve && preserve[n])
+		n++;
+	sorted = ol_xcalloc(n ? n : 1, sizeof(*sorted));
+	memcpy(sorted, preserve, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), compare_names);
+	for (size_t i = 0; i < n; i++)
+		distinct += i == 0 || strcmp(sorted[i - 1], sorted[i]) != 0;
+	ol_key_str(h, "preserve");
+	ol_key_u64(h, distinct);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(sorted[i - 1], sorted[i]) != 0)
+			ol_key_str(h, sorted[i]);
+	free(sorted);
+}
+
+void ol_lto_product_job_key(struct ol_cache *c, const struct ol_group *g,
+			    const struct ol_link_context *ctx, const char *product,
+			    const struct ol_lto_request *req, char key[OL_CACHE_KEY_HEX])
+{
+	struct ol_sha256 h;
+	uint8_t digest[OL_SHA256_SIZE];
+	size_t nbitcode = 0;
+
+	key_group(c, g, ctx, &h);
+	ol_key_str(&h, "bitcode of a mixed link");
+	ol_key_str(&h, product);
+	ol_key_str(&h, req->cpu);
+	ol_key_str(&h, req->features);
+	ol_key_u64(&h, (uint64_t)req->whole_program);
+	ol_key_u64(&h, (uint64_t)req->first_definition_prevails);
+	key_backend(c, &h);
+	key_settings(c, g, ctx, &h);
+	for (size_t i = 0; i < g->nimages; i++)
+		nbitcode += ol_image_is_bitcode(g->images[i]);
+	ol_key_u64(&h, nbitcode);
+	for (size_t i = 0; i < g->nimages; i++)
+		if (ol_image_is_bitcode(g->images[i]))
+			key_image(c, &h, g->images[i], g->image_ids ? g->image_ids[i] : NULL);
+	key_preserved(&h, req->preserve);
+	ol_sha256_final(&h, digest);
+	ol_sha256_hex(digest, key);
+}

@@ -427,6 +427,9 @@ static void nvptx_identify(const struct ol_group *g, const struct ol_link_contex
 		ol_key_tool(c, h, path);
 		free(path);
 	}
+	/* --wrapper-verbose gives both tools -v, which their notes record in
+	 * the cubin: a quiet link must not take a verbose one's image. */
+	ol_key_u64(h, (uint64_t)ctx->cl->verbose);
 }
 
 /* How the CUDA plugin of each emulated release's libomptarget reads a cubin's
