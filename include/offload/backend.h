@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OL_BACKEND_ABI 8
+#define OL_BACKEND_ABI 9
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -116,6 +116,11 @@ struct ol_lto_request {
 	 * entries below npartitions). */
 	const unsigned *module_partition;
 	size_t npartitions;
+	/* split(): asked of each partition once its key is made (may be
+	 * NULL: all are wanted); 0 leaves its bitcode unwritten (parts[p]
+	 * empty), as when the caller has its products already. */
+	int (*partition_wanted)(void *arg, size_t partition, const struct ol_buffer *key);
+	void *partition_arg;
 	enum ol_lto_mode mode;
 	struct ol_remark_request remarks;
 	/* --builtin-bitcode (19): bitcode libraries (libdevice and the like)
@@ -205,7 +210,8 @@ struct ol_backend {
 		   struct ol_buffer *remarks, char **err);
 	/* Link and internalize the modules as lto() does, then split the result
 	 * into req->npartitions modules, returned as bitcode in parts[0..n-1]
-	 * (size 0: nothing went to that partition).  Each holds its modules'
+	 * (size 0: nothing went to that partition, or req->partition_wanted
+	 * did not want it; keys[p] is empty only in the first case).  Each holds its modules'
 	 * definitions and a private copy of what they reach that may be copied;
 	 * a definition more than one partition needs lives in one of them.
 	 * keys[p]: the same partition's bitcode with its local names numbered

@@ -151,6 +151,10 @@ LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
  * *out, or -1 with *message (LLVMDisposeMessage). */
 int ol_be_emit_module(LLVMTargetMachineRef tm, LLVMModuleRef mod, int assembly,
 		      LLVMMemoryBufferRef *out, char **message);
+/* The module's global variables each after those its initializer names
+ * (module order otherwise), for a printer that would pick that order
+ * through a set of pointers (emit.cpp). */
+void ol_be_order_globals_by_use(LLVMModuleRef mod);
 
 /* Runs codegen on `mod` and copies the result into a malloc'd buffer. */
 int ol_be_emit(LLVMTargetMachineRef tm, LLVMModuleRef mod, LLVMCodeGenFileType type,
@@ -186,10 +190,13 @@ void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag);
 /* What follows the link of a whole program: internalize what no other
  * input sees (req->preserve), and the AMDGPU kernel calling convention. */
 int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char **err);
-/* A clone of mod in its context in which only the globals keep() accepts
- * are definitions; the others are external declarations. */
-LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod, int (*keep)(LLVMValueRef gv, void *arg),
-				   void *arg);
+/* A clone of mod in its context holding, of gvs[0..n) (every global,
+ * function and alias of mod, in module order), the definitions of those
+ * with what[i] == 2 and declarations of those with what[i] == 1, in
+ * module order; clones[i] gets each one's clone, or NULL.  NULL when gvs
+ * is not the module's list. */
+LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
+				    const unsigned char *what, size_t n, LLVMValueRef *clones);
 /* Cuts a partition's named metadata to what concerns its definitions. */
 void ol_be_prune_named_metadata(LLVMModuleRef mod);
 /* The module's bitcode with its local names numbered in module order, for

@@ -5,9 +5,12 @@
  * Cloning a partition.  LLVMCloneModule copies every body; a partition keeps a few
  * hundred of the merged module's thousands of functions, so cloning all and
  * deleting most would cost each partition the whole module (and the C API
- * cannot turn a definition into a declaration in place).  CloneModule's
- * ShouldCloneDefinition does it in one pass: the chosen definitions get
- * their bodies, everything else becomes an external declaration.
+ * cannot turn a definition into a declaration in place).  CloneModule with
+ * ShouldCloneDefinition still declares every global of the module and maps
+ * the metadata of each, in every partition: the split of a program grew
+ * with its size times its partitions.  ol_be_clone_partition makes the
+ * module CloneModule would once the unused declarations are gone, from
+ * what the partition holds and names alone.
  *
  * Pruning named metadata.  The C API can add to a named metadata node but
  * not remove from it.  A partition's copy of the merged module's lists
@@ -53,20 +56,254 @@
 #include <vector>
 
 /* Declared for the C files in backend_impl.h. */
-extern "C" LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod,
-					      int (*keep)(LLVMValueRef gv, void *arg), void *arg);
+extern "C" LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
+					       const unsigned char *what, size_t n,
+					       LLVMValueRef *clones);
 extern "C" void ol_be_prune_named_metadata(LLVMModuleRef mod);
 extern "C" int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
 
-LLVMModuleRef ol_be_clone_defining(LLVMModuleRef mod,
-					      int (*keep)(LLVMValueRef gv, void *arg), void *arg)
-{
-	llvm::ValueToValueMapTy map;
-	std::unique_ptr<llvm::Module> clone =
-		llvm::CloneModule(*llvm::unwrap(mod), map, [&](const llvm::GlobalValue *gv) {
-			return keep(llvm::wrap(gv), arg) != 0;
-		});
+namespace {
 
+void copy_comdat(llvm::GlobalObject *to, const llvm::GlobalObject *from)
+{
+	const llvm::Comdat *comdat = from->getComdat();
+
+	if (!comdat)
+		return;
+	llvm::Comdat *copy = to->getParent()->getOrInsertComdat(comdat->getName());
+	copy->setSelectionKind(comdat->getSelectionKind());
+	to->setComdat(copy);
+}
+
+/* The declaration an alias the clone does not define becomes: an alias
+ * cannot stand for something defined elsewhere. */
+llvm::GlobalValue *declare_alias(llvm::Module &clone, const llvm::GlobalAlias &alias)
+{
+	if (alias.getValueType()->isFunctionTy())
+		return llvm::Function::Create(llvm::cast<llvm::FunctionType>(alias.getValueType()),
+					      llvm::GlobalValue::ExternalLinkage,
+					      alias.getAddressSpace(), alias.getName(), &clone);
+	return new llvm::GlobalVariable(clone, alias.getValueType(), false,
+					llvm::GlobalValue::ExternalLinkage, nullptr, alias.getName(),
+					nullptr, alias.getThreadLocalMode(),
+					alias.getType()->getAddressSpace());
+}
+
+/* A global the partition was not meant to name (metadata may, a template
+ * parameter's value say) becomes a declaration when something maps it,
+ * so that nothing of the clone points into the merged module. */
+class DeclareMissing final : public llvm::ValueMaterializer {
+public:
+	explicit DeclareMissing(llvm::Module &clone) : clone(clone) {}
+
+	llvm::Value *materialize(llvm::Value *value) override
+	{
+		auto *gv = llvm::dyn_cast<llvm::GlobalValue>(value);
+
+		if (!gv || gv->getParent() == &clone)
+			return nullptr;
+		if (auto *alias = llvm::dyn_cast<llvm::GlobalAlias>(gv))
+			return declare_alias(clone, *alias);
+		if (auto *fn = llvm::dyn_cast<llvm::Function>(gv)) {
+			llvm::Function *decl = llvm::Function::Create(
+				fn->getFunctionType(), llvm::GlobalValue::ExternalLinkage,
+				fn->getAddressSpace(), fn->getName(), &clone);
+			decl->copyAttributesFrom(fn);
+			decl->setLinkage(llvm::GlobalValue::ExternalLinkage);
+			decl->setPersonalityFn(nullptr);
+			return decl;
+		}
+		if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
+			auto *decl = new llvm::GlobalVariable(
+				clone, var->getValueType(), var->isConstant(),
+				llvm::GlobalValue::ExternalLinkage, nullptr, var->getName(), nullptr,
+				var->getThreadLocalMode(), var->getType()->getAddressSpace());
+			decl->copyAttributesFrom(var);
+			decl->setLinkage(llvm::GlobalValue::ExternalLinkage);
+			return decl;
+		}
+		return nullptr;
+	}
+
+private:
+	llvm::Module &clone;
+};
+
+void copy_attachments(llvm::GlobalObject *to, const llvm::GlobalObject &from,
+		      llvm::ValueToValueMapTy &map, DeclareMissing &missing)
+{
+	llvm::SmallVector<std::pair<unsigned, llvm::MDNode *>, 1> attached;
+
+	from.getAllMetadata(attached);
+	for (auto &entry : attached)
+		to->addMetadata(entry.first, *llvm::MapMetadata(entry.second, map, llvm::RF_None,
+								 nullptr, &missing));
+}
+
+/* nvvm.annotations' entries of globals the clone leaves out point at
+ * nothing (ol_be_prune_named_metadata drops them all the same). */
+bool names_left_out(const llvm::NamedMDNode &list, const llvm::MDNode *entry,
+		    const llvm::ValueToValueMapTy &map)
+{
+	if (list.getName() != "nvvm.annotations" || entry->getNumOperands() == 0)
+		return false;
+	auto *gv = llvm::mdconst::dyn_extract_or_null<llvm::GlobalValue>(entry->getOperand(0));
+	if (!gv)
+		return true;
+	auto found = map.find(gv);
+	return found == map.end() || llvm::cast<llvm::GlobalValue>(found->second)->isDeclaration();
+}
+
+} // namespace
+
+/*
+ * CloneModule, as LLVM does it (same order of globals, functions and
+ * aliases, same linkage for what is declared only), but of gvs[i] with
+ * what[i] != 0 alone: a partition of a program of N globals costs what
+ * it holds, not N declarations made and deleted again, nor the metadata
+ * of every global.  gvs: every global, function and alias of mod, in
+ * module order; what[i]: 0 left out, 1 declared, 2 defined; clones[i]
+ * gets gvs[i]'s clone or NULL.  NULL when gvs does not match the module.
+ */
+LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
+				    const unsigned char *what, size_t n, LLVMValueRef *clones)
+{
+	const llvm::Module &m = *llvm::unwrap(mod);
+	auto clone = std::make_unique<llvm::Module>(m.getModuleIdentifier(), m.getContext());
+	llvm::ValueToValueMapTy map;
+	DeclareMissing missing(*clone);
+	size_t i = 0;
+
+	clone->setSourceFileName(m.getSourceFileName());
+	clone->setDataLayout(m.getDataLayout());
+	clone->setTargetTriple(m.getTargetTriple());
+	clone->setModuleInlineAsm(m.getModuleInlineAsm());
+#if LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 22
+	clone->IsNewDbgInfoFormat = m.IsNewDbgInfoFormat;
+#endif
+	for (size_t k = 0; k < n; k++)
+		clones[k] = nullptr;
+
+	/* The declarations first, so that bodies and initializers find them. */
+	for (const llvm::GlobalVariable &var : m.globals()) {
+		if (i >= n || llvm::unwrap(gvs[i]) != &var)
+			return nullptr;
+		if (what[i++]) {
+			auto *copy = new llvm::GlobalVariable(
+				*clone, var.getValueType(), var.isConstant(), var.getLinkage(),
+				nullptr, var.getName(), nullptr, var.getThreadLocalMode(),
+				var.getType()->getAddressSpace());
+			copy->copyAttributesFrom(&var);
+			map[&var] = copy;
+		}
+	}
+	for (const llvm::Function &fn : m) {
+		if (i >= n || llvm::unwrap(gvs[i]) != &fn)
+			return nullptr;
+		if (what[i++]) {
+			llvm::Function *copy = llvm::Function::Create(
+				llvm::cast<llvm::FunctionType>(fn.getValueType()), fn.getLinkage(),
+				fn.getAddressSpace(), fn.getName(), clone.get());
+			copy->copyAttributesFrom(&fn);
+			map[&fn] = copy;
+		}
+	}
+	for (const llvm::GlobalAlias &alias : m.aliases()) {
+		if (i >= n || llvm::unwrap(gvs[i]) != &alias)
+			return nullptr;
+		if (what[i] == 2) {
+			auto *copy = llvm::GlobalAlias::create(
+				alias.getValueType(), alias.getType()->getPointerAddressSpace(),
+				alias.getLinkage(), alias.getName(), clone.get());
+			copy->copyAttributesFrom(&alias);
+			map[&alias] = copy;
+		} else if (what[i]) {
+			map[&alias] = declare_alias(*clone, alias);
+		}
+		i++;
+	}
+	if (i != n || !m.ifunc_empty())
+		return nullptr;
+
+	i = 0;
+	for (const llvm::GlobalVariable &var : m.globals()) {
+		unsigned char how = what[i++];
+		auto *copy = how ? llvm::cast<llvm::GlobalVariable>(map[&var]) : nullptr;
+
+		if (!copy)
+			continue;
+		copy_attachments(copy, var, map, missing);
+		if (var.isDeclaration())
+			continue;
+		if (how != 2) {
+			copy->setLinkage(llvm::GlobalValue::ExternalLinkage);
+			continue;
+		}
+		if (var.hasInitializer())
+			copy->setInitializer(llvm::MapValue(var.getInitializer(), map, llvm::RF_None,
+							    nullptr, &missing));
+		copy_comdat(copy, &var);
+	}
+	for (const llvm::Function &fn : m) {
+		unsigned char how = what[i++];
+		auto *copy = how ? llvm::cast<llvm::Function>(map[&fn]) : nullptr;
+
+		if (!copy)
+			continue;
+		if (fn.isDeclaration()) {
+			copy_attachments(copy, fn, map, missing);
+			continue;
+		}
+		if (how != 2) {
+			copy->setLinkage(llvm::GlobalValue::ExternalLinkage);
+			copy->setPersonalityFn(nullptr);
+			continue;
+		}
+		auto arg = copy->arg_begin();
+		for (const llvm::Argument &from : fn.args()) {
+			arg->setName(from.getName());
+			map[&from] = &*arg++;
+		}
+		llvm::SmallVector<llvm::ReturnInst *, 8> returns;
+		llvm::CloneFunctionInto(copy, &fn, map, llvm::CloneFunctionChangeType::ClonedModule,
+					returns, "", nullptr, nullptr, &missing);
+		if (fn.hasPersonalityFn())
+			copy->setPersonalityFn(llvm::MapValue(fn.getPersonalityFn(), map,
+							      llvm::RF_None, nullptr, &missing));
+		copy_comdat(copy, &fn);
+	}
+	for (const llvm::GlobalAlias &alias : m.aliases()) {
+		if (what[i++] != 2)
+			continue;
+		auto *copy = llvm::cast<llvm::GlobalAlias>(map[&alias]);
+		if (const llvm::Constant *aliasee = alias.getAliasee())
+			copy->setAliasee(llvm::MapValue(aliasee, map, llvm::RF_None, nullptr, &missing));
+	}
+	/* Named metadata, but not the compiler's table of every input's target
+	 * regions, which no pass after clang reads. */
+	for (const llvm::NamedMDNode &list : m.named_metadata()) {
+		if (list.getName() == "omp_offload.info")
+			continue;
+		llvm::NamedMDNode *copy = clone->getOrInsertNamedMetadata(list.getName());
+		for (const llvm::MDNode *entry : list.operands())
+			if (!names_left_out(list, entry, map))
+				copy->addOperand(llvm::MapMetadata(entry, map, llvm::RF_None, nullptr,
+								   &missing));
+	}
+
+	/* What each became (a declaration may have been made on the way). */
+	i = 0;
+	auto record = [&](const llvm::GlobalValue &gv) {
+		auto found = map.find(&gv);
+		clones[i++] = found == map.end() ? nullptr
+						 : llvm::wrap(static_cast<llvm::Value *>(found->second));
+	};
+	for (const llvm::GlobalVariable &var : m.globals())
+		record(var);
+	for (const llvm::Function &fn : m)
+		record(fn);
+	for (const llvm::GlobalAlias &alias : m.aliases())
+		record(alias);
 	return llvm::wrap(clone.release());
 }
 

@@ -12,9 +12,11 @@
  *
  * Built as clone_defining.cpp is (C++17, no exceptions, no RTTI).
  */
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CodeGen.h>
@@ -24,9 +26,74 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
 
+#include <vector>
+
 /* Declared for the C files in backend_impl.h. */
 extern "C" int ol_be_emit_module(LLVMTargetMachineRef tm, LLVMModuleRef mod, int assembly,
 				 LLVMMemoryBufferRef *out, char **message);
+extern "C" void ol_be_order_globals_by_use(LLVMModuleRef mod);
+
+namespace {
+
+/* The global variables an initializer names, in operand order. */
+void used_globals(const llvm::Value *value, std::vector<llvm::GlobalVariable *> &out)
+{
+	if (auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(value)) {
+		out.push_back(const_cast<llvm::GlobalVariable *>(gv));
+		return;
+	}
+	if (auto *user = llvm::dyn_cast<llvm::User>(value))
+		for (const llvm::Use &op : user->operands())
+			used_globals(op.get(), out);
+}
+
+void place_after_its_uses(llvm::GlobalVariable *gv, llvm::SmallPtrSet<llvm::GlobalVariable *, 32> &placed,
+			  llvm::SmallPtrSet<llvm::GlobalVariable *, 8> &placing,
+			  std::vector<llvm::GlobalVariable *> &order)
+{
+	std::vector<llvm::GlobalVariable *> used;
+
+	if (placed.count(gv) || !placing.insert(gv).second)
+		return;
+	if (gv->hasInitializer())
+		used_globals(gv->getInitializer(), used);
+	for (llvm::GlobalVariable *other : used)
+		if (other->getParent() == gv->getParent())
+			place_after_its_uses(other, placed, placing, order);
+	placing.erase(gv);
+	placed.insert(gv);
+	order.push_back(gv);
+}
+
+} // namespace
+
+/*
+ * PTX has no forward references between globals: NVPTX's printer emits
+ * each global variable after those its initializer names, which it
+ * visits through a set of pointers, so a table of several strings came
+ * out in an order that changed from run to run (heap addresses).  The
+ * module's globals in that order already (module order otherwise, the
+ * named ones in operand order) leave it nothing to choose.
+ */
+void ol_be_order_globals_by_use(LLVMModuleRef mod)
+{
+	llvm::Module *module = llvm::unwrap(mod);
+	llvm::SmallPtrSet<llvm::GlobalVariable *, 32> placed;
+	llvm::SmallPtrSet<llvm::GlobalVariable *, 8> placing;
+	std::vector<llvm::GlobalVariable *> order;
+
+	for (llvm::GlobalVariable &gv : module->globals())
+		place_after_its_uses(&gv, placed, placing, order);
+	for (llvm::GlobalVariable *gv : order) {
+#if LLVM_VERSION_MAJOR >= 17
+		module->removeGlobalVariable(gv);
+		module->insertGlobalVariable(gv);
+#else
+		module->getGlobalList().remove(gv);
+		module->getGlobalList().push_back(gv);
+#endif
+	}
+}
 
 extern "C" int ol_be_emit_module(LLVMTargetMachineRef tm, LLVMModuleRef mod, int assembly,
 				 LLVMMemoryBufferRef *out, char **message)

@@ -465,6 +465,19 @@ static int uses_init_array(const char *triple)
 	return ol_be_object_format(triple) == OL_BE_ELF;
 }
 
+/* Targets whose printer orders global variables itself, through sets of
+ * pointers (NVPTX, for PTX's lack of forward references): their module
+ * gets a fixed order first (ol_be_order_globals_by_use). */
+static int orders_globals_by_use(const char *triple)
+{
+	static const char *const prefixes[] = {"nvptx"};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (ol_starts_with(triple, prefixes[i]))
+			return 1;
+	return 0;
+}
+
 /* Target-id features (gfx90a:xnack+) are not part of the processor name. */
 static char *processor_of(const char *cpu)
 {
@@ -544,6 +557,8 @@ static int lto_module(LLVMModuleRef mod, struct ol_be_diag *diag,
 	}
 	if (rc == 0 && uses_init_array(req->triple))
 		ol_be_lower_structors(mod);
+	if (rc == 0 && orders_globals_by_use(req->triple))
+		ol_be_order_globals_by_use(mod);
 	if (rc == 0) {
 		phase(req, "Code generation", 1);
 		rc = ol_be_emit(tm, mod, req->emit_assembly ? LLVMAssemblyFile : LLVMObjectFile,

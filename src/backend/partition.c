@@ -162,9 +162,9 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 		if (s.nodes[i].promote)
 			splitter_promote(s.mod, s.nodes[i].gv);
 	if (rc == 0 && s.npartitions == 1)
-		rc = splitter_write_module(s.mod, &parts[0], &keys[0], err);
+		rc = splitter_write_module(s.mod, req, 0, &parts[0], &keys[0], err);
 	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++)
-		rc = splitter_write_partition(&s, p, &parts[p], &keys[p], err);
+		rc = splitter_write_partition(&s, req, p, &parts[p], &keys[p], err);
 	if (rc != 0)
 		release_partitions(parts, keys, req->npartitions);
 	if (rc == 0 && whole) {

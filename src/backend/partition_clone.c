@@ -42,42 +42,29 @@ void splitter_promote(LLVMModuleRef mod, LLVMValueRef gv)
 	free(fresh);
 }
 
-static int keep_definition(LLVMValueRef gv, void *arg)
+/* Partition p's clone: what it holds with bodies, what it names declared;
+ * *values gets each node's clone (NULL: not in the partition). */
+static LLVMModuleRef clone_partition(const struct splitter *s, LLVMValueRef **values)
 {
-	const struct splitter *s = arg;
-	size_t i = splitter_node_of(s, gv);
+	LLVMValueRef *gvs = malloc((s->nnodes ? s->nnodes : 1) * sizeof(*gvs));
+	unsigned char *what = malloc(s->nnodes ? s->nnodes : 1);
+	LLVMModuleRef part = NULL;
 
-	return i != SIZE_MAX && holds_body(s->presence[i]);
-}
-
-/* The clone's globals and functions, in the merged module's order, then
- * its aliases by name: CloneModule turns an alias it does not define into
- * a function or variable declaration after the others. */
-static LLVMValueRef *clone_values(const struct splitter *s, LLVMModuleRef part)
-{
-	LLVMValueRef *v = calloc(s->nnodes ? s->nnodes : 1, sizeof(*v));
-	size_t i = 0, functions_end = s->nglobals + s->nfunctions;
-
-	if (!v)
-		return NULL;
-	for (LLVMValueRef g = LLVMGetFirstGlobal(part); g && i < s->nglobals; g = LLVMGetNextGlobal(g))
-		v[i++] = g;
-	for (LLVMValueRef f = i == s->nglobals ? LLVMGetFirstFunction(part) : NULL;
-	     f && i < functions_end; f = LLVMGetNextFunction(f))
-		v[i++] = f;
-	for (i = i == functions_end ? i : s->nnodes + 1; i < s->nnodes; i++) {
-		size_t len = 0;
-		const char *name = LLVMGetValueName2(s->nodes[i].gv, &len);
-
-		if (!(v[i] = LLVMGetNamedGlobalAlias(part, name, len)) &&
-		    !(v[i] = LLVMGetNamedFunction(part, name)) && !(v[i] = LLVMGetNamedGlobal(part, name)))
-			break;
+	*values = calloc(s->nnodes ? s->nnodes : 1, sizeof(**values));
+	if (gvs && what && *values) {
+		for (size_t i = 0; i < s->nnodes; i++) {
+			gvs[i] = s->nodes[i].gv;
+			what[i] = holds_body(s->presence[i]) ? 2 : s->presence[i] != ABSENT;
+		}
+		part = ol_be_clone_partition(s->mod, gvs, what, s->nnodes, *values);
 	}
-	if (i != s->nnodes) {
-		free(v);
-		return NULL;
+	free(gvs);
+	free(what);
+	if (!part) {
+		free(*values);
+		*values = NULL;
 	}
-	return v;
+	return part;
 }
 
 /* Linkage in the partition, then the declarations nothing uses go. */
@@ -85,8 +72,11 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 {
 	for (size_t i = 0; i < s->nnodes; i++) {
 		LLVMValueRef v = values[i];
-		LLVMLinkage linkage = LLVMGetLinkage(v);
+		LLVMLinkage linkage;
 
+		if (!v)
+			continue;
+		linkage = LLVMGetLinkage(v);
 		switch (s->presence[i]) {
 		case DEFINED:
 			/* A copy's comdat would make the linker keep one copy of
@@ -140,8 +130,8 @@ static void finish_partition(const struct splitter *s, LLVMValueRef *values)
 
 /* The partition's bitcode, and its key's: nothing in them may name the
  * partition. */
-int splitter_write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buffer *key,
-			char **err)
+int splitter_write_module(LLVMModuleRef mod, const struct ol_lto_request *req, unsigned p,
+			  struct ol_buffer *out, struct ol_buffer *key, char **err)
 {
 	static const char name[] = "ol.partition";
 
@@ -149,6 +139,10 @@ int splitter_write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_bu
 	LLVMSetSourceFileName(mod, name, sizeof(name) - 1);
 	if (ol_be_canonical_bitcode(mod, &key->data, &key->size) < 0)
 		return ol_be_fail(err, "out of memory");
+	/* A partition whose products the caller has (its cache) is not
+	 * written: on a relink that is all but the edited ones. */
+	if (req->partition_wanted && !req->partition_wanted(req->partition_arg, p, key))
+		return 0;
 	return ol_be_write_bitcode(mod, out, err);
 }
 
@@ -166,15 +160,15 @@ static int extend_compiler_used(struct splitter *s, LLVMModuleRef part, const LL
 	if (!kept)
 		return -1;
 	for (size_t i = 0; i < s->nnodes; i++)
-		if (s->keep[i])
+		if (s->keep[i] && values[i])
 			kept[n++] = values[i];
 	rc = ol_be_compiler_used_add(part, kept, n);
 	free(kept);
 	return rc;
 }
 
-int splitter_write_partition(struct splitter *s, unsigned p, struct ol_buffer *out,
-			   struct ol_buffer *key, char **err)
+int splitter_write_partition(struct splitter *s, const struct ol_lto_request *req, unsigned p,
+			     struct ol_buffer *out, struct ol_buffer *key, char **err)
 {
 	LLVMModuleRef part;
 	LLVMValueRef *values;
@@ -187,14 +181,9 @@ int splitter_write_partition(struct splitter *s, unsigned p, struct ol_buffer *o
 		any = s->presence[i] == DEFINED;
 	if (!any)
 		return 0;
-	part = ol_be_clone_defining(s->mod, keep_definition, s);
+	part = clone_partition(s, &values);
 	if (!part)
 		return ol_be_fail(err, "cannot clone partition %u", p);
-	values = clone_values(s, part);
-	if (!values) {
-		LLVMDisposeModule(part);
-		return ol_be_fail(err, "partition %u: the clone does not match the module", p);
-	}
 	finish_partition(s, values);
 	rc = extend_compiler_used(s, part, values);
 	free(values);
@@ -207,7 +196,7 @@ int splitter_write_partition(struct splitter *s, unsigned p, struct ol_buffer *o
 	 * (a cache hit was verified when it was built), and one it rejects is
 	 * the splitter's mistake, after which the caller links the module
 	 * whole (partitioned_lto.c). */
-	rc = splitter_write_module(part, out, key, err);
+	rc = splitter_write_module(part, req, p, out, key, err);
 	LLVMDisposeModule(part);
 	return rc;
 }

@@ -121,10 +121,13 @@ size_t splitter_mark_kept(struct splitter *s);
 /* --- the clones (partition_clone.c) -------------------------------------- */
 
 void splitter_promote(LLVMModuleRef mod, LLVMValueRef gv);
-int splitter_write_module(LLVMModuleRef mod, struct ol_buffer *out, struct ol_buffer *key,
-			  char **err);
-/* Partition p's bitcode and key; both empty when it defines nothing. */
-int splitter_write_partition(struct splitter *s, unsigned p, struct ol_buffer *out,
-			     struct ol_buffer *key, char **err);
+/* Partition p's key, then its bitcode unless req->partition_wanted says
+ * it is not wanted (out stays empty). */
+int splitter_write_module(LLVMModuleRef mod, const struct ol_lto_request *req, unsigned p,
+			  struct ol_buffer *out, struct ol_buffer *key, char **err);
+/* Partition p's key and bitcode (as above); both empty when it defines
+ * nothing. */
+int splitter_write_partition(struct splitter *s, const struct ol_lto_request *req, unsigned p,
+			     struct ol_buffer *out, struct ol_buffer *key, char **err);
 
 #endif

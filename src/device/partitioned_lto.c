@@ -7,8 +7,10 @@
  *      the result (backend split()): each partition holds its modules'
  *      definitions and a private copy of what they reach;
  *   3. each partition's product is looked up in the device-link cache by
- *      its bitcode; a miss is optimized alone (lto()), and, for a family
- *      whose device linker takes objects, compiled and assembled alone;
+ *      its key (its bitcode with local names numbered) as soon as split()
+ *      has made it, and only a miss gets its bitcode written, optimized
+ *      alone (lto()) and, for a family whose device linker takes objects,
+ *      compiled and assembled alone;
  *   4. the device linker links the partitions' objects, or (AMDGPU) the
  *      optimized partitions are linked into one module for one codegen.
  *
@@ -107,6 +109,7 @@ struct partition_run {
 	char (*product_keys)[OL_CACHE_KEY_HEX];
 	char (*object_keys)[OL_CACHE_KEY_HEX];
 	unsigned char *have_product, *have_object;
+	unsigned char *looked_up;      /* the cache was asked once (look_up()) */
 	int lookup_only;               /* the pool looks the partitions up, builds none */
 	size_t distributed;            /* how many the distributor built */
 	size_t nparts;
@@ -234,9 +237,12 @@ static void to_cache(struct partition_run *run, const char *key, const struct ol
 }
 
 /* Partition p's product and (codegen_partitions) its object, from the
- * cache where it has them. */
+ * cache where it has them; the cache is asked once. */
 static void look_up(struct partition_run *run, size_t p)
 {
+	if (run->looked_up[p])
+		return;
+	run->looked_up[p] = 1;
 	if (!run->have_product[p] &&
 	    from_cache(run, p, product_name(run), run->product_keys[p], &run->products[p],
 		       &run->remarks[p])) {
@@ -336,6 +342,26 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 	return rc ? -1 : 0;
 }
 
+/* Whether split() put code in partition p (its bitcode may be unwritten:
+ * partition_wanted()). */
+static int has_code(const struct partition_run *run, size_t p)
+{
+	return run->keys[p].size != 0;
+}
+
+/* split()'s question once partition p's key is made: its bitcode is
+ * wanted unless the cache has what would be made of it. */
+static int partition_wanted(void *arg, size_t p, const struct ol_buffer *key)
+{
+	struct partition_run *run = arg;
+
+	(void)key; /* run->keys[p], which look_up() reads */
+	if (p >= run->nparts)
+		return 1;
+	look_up(run, p);
+	return !run->have_product[p] || (run->lto->codegen_partitions && !run->have_object[p]);
+}
+
 /* One partition's product, on whichever thread of the pool takes it. */
 static void partition_item(void *arg, size_t p)
 {
@@ -343,7 +369,7 @@ static void partition_item(void *arg, size_t p)
 	struct ol_diag_buffer *previous;
 	double started;
 
-	if (!run->parts[p].size)
+	if (!has_code(run, p))
 		return;
 	previous = ol_diag_capture_begin(&run->diags[p]);
 	if (run->lookup_only) {
@@ -366,7 +392,7 @@ static void partition_item(void *arg, size_t p)
 /* Whether partition p still has something to build. */
 static int partition_missing(const struct partition_run *run, size_t p)
 {
-	return run->parts[p].size &&
+	return has_code(run, p) &&
 	       (!run->have_product[p] || (run->lto->codegen_partitions && !run->have_object[p]));
 }
 
@@ -540,7 +566,7 @@ static int link_partition_objects(struct partition_run *run, struct strvec *file
 
 	ol_group_image_name(g, image, sizeof(image));
 	for (size_t p = 0; p < run->nparts; p++) {
-		if (!run->parts[p].size)
+		if (!has_code(run, p))
 			continue;
 		strbuf_addf(&times, "%s", n ? ", " : "");
 		if (run->codegen_ms[p] < 0)
@@ -621,7 +647,7 @@ static void report_partitions(const struct partition_run *run, size_t built,
 		snprintf(distributed, sizeof(distributed), ", %zu by the distributor",
 			 run->distributed);
 	for (size_t p = 0; p < run->nparts; p++) {
-		if (!run->parts[p].size)
+		if (!has_code(run, p))
 			continue;
 		ms[k++] = run->ms[p];
 		if (run->ms[p] < 0)
@@ -666,6 +692,7 @@ static void alloc_run(struct partition_run *run, size_t n)
 	run->object_keys = ol_xcalloc(k, sizeof(*run->object_keys));
 	run->have_product = ol_xcalloc(k, sizeof(*run->have_product));
 	run->have_object = ol_xcalloc(k, sizeof(*run->have_object));
+	run->looked_up = ol_xcalloc(k, sizeof(*run->looked_up));
 	run->distributed = 0;
 	run->nparts = n;
 	atomic_init(&run->hits, 0);
@@ -690,6 +717,7 @@ static void release_run(struct partition_run *run)
 	free(run->object_keys);
 	free(run->have_product);
 	free(run->have_object);
+	free(run->looked_up);
 	free(run->remarks);
 	free(run->parts);
 	free(run->keys);
@@ -734,7 +762,7 @@ static int split_and_build(struct partition_run *run, const struct ol_lto_reques
 	free(err);
 	*built = 0;
 	for (size_t p = 0; p < run->nparts; p++)
-		*built += run->parts[p].size != 0;
+		*built += has_code(run, p);
 	started = ol_stats_now_ms();
 	if (rc == 0)
 		rc = make_products(run);
@@ -765,6 +793,8 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	run.prefix = ol_xasprintf("%s.%s.%s", ctx->exe_name, g->triple, g->arch);
 	split.module_partition = partition;
 	split.npartitions = assign_partitions(g, g->lto_partition_units, partition);
+	split.partition_wanted = partition_wanted;
+	split.partition_arg = &run;
 	if (ctx->cl->save_temps)
 		split.save_temps_prefix = run.prefix;
 

@@ -427,8 +427,8 @@ static void nvptx_identify(const struct ol_group *g, const struct ol_link_contex
 		ol_key_tool(c, h, path);
 		free(path);
 	}
-	/* --wrapper-verbose gives both tools -v, which their notes record in
-	 * the cubin: a quiet link must not take a verbose one's image. */
+	/* --wrapper-verbose (options.def, FAMILY): the -v it gives both tools
+	 * is recorded in the cubin's tool notes. */
 	ol_key_u64(h, (uint64_t)ctx->cl->verbose);
 }
 

@@ -167,6 +167,7 @@ void ol_cmdline_key_args(const struct ol_cmdline *cl, const char *triple, enum o
 		case OL_KEY_REMARKS:       /* remarks.c keys them with the remarks */
 		case OL_KEY_UNKEYED:
 		case OL_KEY_HOST_INPUT:
+		case OL_KEY_FAMILY:        /* the family's identify keys it */
 			break;
 		}
 	}

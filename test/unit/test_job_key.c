@@ -11,6 +11,10 @@
  *   KEYED_DECODED     it changes (the key takes the decoded setting);
  *   HOST_INPUT        no GPU group's key changes (the CPU family keys what
  *                     it takes of the host line itself);
+ *   FAMILY            the NVPTX group's key changes and the AMDGPU group's
+ *                     stays (--wrapper-verbose, which the NVPTX family
+ *                     keys; an option another family keys would make this
+ *                     a column of the table);
  *   REMARKS           the key stays (the remarks have a key of their own,
  *                     src/device/remarks.c), and so it does for every
  *                     spelling of a remark option among the values of
@@ -317,15 +321,18 @@ static void check_record(const struct ol_opt *rec, const char *value_triple, int
 		group_key(&base, triple, triples[t][1], before);
 		group_key(&with, triple, triples[t][1], after);
 		changed = strcmp(before, after) != 0;
-		/* A per-triple value changes the key of its own triple only. */
-		if (ol_option_key_role(id) == OL_KEY_KEYED_PER_TRIPLE && want_change)
+		/* A per-triple value changes the key of its own triple only; a
+		 * family's option that of the family named. */
+		if ((ol_option_key_role(id) == OL_KEY_KEYED_PER_TRIPLE ||
+		     ol_option_key_role(id) == OL_KEY_FAMILY) && want_change)
 			want_change = strcmp(value_triple, triple) == 0 ? 1 : 0;
 		if (changed != want_change) {
 			fprintf(stderr, "%s: '%s' %s the key of a %s link\n", current_test, buf,
 				changed ? "changes" : "does not change", triple);
 			failures++;
 		}
-		if (ol_option_key_role(id) == OL_KEY_KEYED_PER_TRIPLE)
+		if (ol_option_key_role(id) == OL_KEY_KEYED_PER_TRIPLE ||
+		    ol_option_key_role(id) == OL_KEY_FAMILY)
 			want_change = 1;
 	}
 	ol_cmdline_release(&base);
@@ -359,6 +366,9 @@ static void test_every_record(void)
 			break;
 		case OL_KEY_KEYED_PER_TRIPLE:
 			check_record(rec, AMDGPU, 1);
+			check_record(rec, NVPTX, 1);
+			break;
+		case OL_KEY_FAMILY:
 			check_record(rec, NVPTX, 1);
 			break;
 		case OL_KEY_HOST_INPUT:
