@@ -6,6 +6,7 @@
 #include "driver_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The prefixes a record is spelled with. */
@@ -87,74 +88,106 @@ static int option_name_cmp(const char *a, const char *b)
 
 static unsigned short sorted_opts[OL_NOPTS];
 
+/* By name, then by place in options.def (qsort is not stable). */
+static int compare_records(const void *a, const void *b)
+{
+	unsigned short x = *(const unsigned short *)a, y = *(const unsigned short *)b;
+	int c = option_name_cmp(ol_opts[x].name, ol_opts[y].name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
 /* Upstream's order; records with the same name keep options.def order, so
- * the newest release's record is the one AUTO matches first. */
+ * the newest release's record is the one AUTO matches first.  Every link
+ * sorts the table once: n log n, not the n^2 of an insertion sort. */
 const unsigned short *ol_opts_sorted(void)
 {
 	static int ready;
 
 	if (ready)
 		return sorted_opts;
-	for (size_t i = 0; i < OL_NOPTS; i++) {
-		size_t j = i;
-
-		while (j > 0 && option_name_cmp(ol_opts[sorted_opts[j - 1]].name, ol_opts[i].name) > 0) {
-			sorted_opts[j] = sorted_opts[j - 1];
-			j--;
-		}
-		sorted_opts[j] = (unsigned short)i;
-	}
+	for (size_t i = 0; i < OL_NOPTS; i++)
+		sorted_opts[i] = (unsigned short)i;
+	qsort(sorted_opts, OL_NOPTS, sizeof(sorted_opts[0]), compare_records);
 	ready = 1;
 	return sorted_opts;
+}
+
+/* The distinct first characters of rec's prefixes, in *firsts; how many. */
+static size_t first_characters(const struct ol_opt *rec, unsigned char firsts[8])
+{
+	size_t n = 0;
+
+	for (const char *const *p = rec->prefixes; *p && n < 8; p++) {
+		unsigned char c = (unsigned char)(*p)[0];
+		size_t k = 0;
+
+		while (k < n && firsts[k] != c)
+			k++;
+		if (k == n && c)
+			firsts[n++] = c;
+	}
+	return n;
 }
 
 /*
  * The records, in ol_opts_sorted() order, that can match a word beginning with
  * a given character (one of their prefixes starts with it).  A link line is
  * mostly absolute paths, and only the few COFF-style options start with '/':
- * without this each path would be tried against the whole table.
+ * without this each path would be tried against the whole table.  Built in
+ * two passes over the table (count, then fill), once per process.
  */
 struct ol_opt_candidates ol_opts_starting_with(unsigned char first)
 {
-	static unsigned short lists[4 * OL_NOPTS];   /* a record sits under each prefix's first char */
+	static unsigned short lists[8 * OL_NOPTS];
 	static struct ol_opt_candidates by_char[256];
 	static int ready;
 
 	if (!ready) {
 		const unsigned short *order = ol_opts_sorted();
-		size_t used = 0;
+		size_t count[256] = { 0 }, start[256], used = 0;
+		unsigned char firsts[8];
 
-		for (unsigned c = 1; c < 256; c++) {
+		for (size_t k = 0; k < OL_NOPTS; k++)
+			for (size_t f = first_characters(&ol_opts[order[k]], firsts); f-- > 0;)
+				count[firsts[f]]++;
+		for (unsigned c = 0; c < 256; c++) {
+			start[c] = used;
 			by_char[c].v = lists + used;
-			for (size_t k = 0; k < OL_NOPTS; k++) {
-				const struct ol_opt *rec = &ol_opts[order[k]];
-				int hit = 0;
+			used += count[c];
+		}
+		for (size_t k = 0; k < OL_NOPTS; k++) {
+			size_t nf = first_characters(&ol_opts[order[k]], firsts);
 
-				for (const char *const *p = rec->prefixes; *p && !hit; p++)
-					hit = (unsigned char)(*p)[0] == c;
-				if (hit && used < sizeof(lists) / sizeof(lists[0])) {
-					lists[used++] = order[k];
-					by_char[c].n++;
-				}
-			}
+			for (size_t f = 0; f < nf; f++)
+				lists[start[firsts[f]] + by_char[firsts[f]].n++] = order[k];
 		}
 		ready = 1;
 	}
 	return by_char[first];
 }
 
-/* Length of prefix+name when `word` starts with one of rec's spellings. */
+/* Length of prefix+name when `word` starts with one of rec's spellings.
+ * Every word of a line is tried against its candidates, so this compares
+ * bytes in place (no strlen, no strncmp per record) and most records fail
+ * on the first byte of their name. */
 size_t ol_opt_spelling_length(const struct ol_opt *rec, const char *word)
 {
-	for (const char *const *p = rec->prefixes; *p; p++) {
-		size_t plen = strlen(*p), nlen;
+	const char *name = rec->name;
 
-		/* Most records fail on the name's first byte: test it before
-		 * measuring and comparing the whole name. */
-		if (strncmp(word, *p, plen) != 0 || word[plen] != rec->name[0])
+	for (const char *const *p = rec->prefixes; *p; p++) {
+		const char *prefix = *p;
+		size_t plen = 0, nlen = 1;
+
+		while (prefix[plen] && prefix[plen] == word[plen])
+			plen++;
+		if (prefix[plen] || word[plen] != name[0])
 			continue;
-		nlen = strlen(rec->name);
-		if (strncmp(word + plen, rec->name, nlen) == 0)
+		if (!name[0])
+			return plen;
+		while (name[nlen] && name[nlen] == word[plen + nlen])
+			nlen++;
+		if (!name[nlen])
 			return plen + nlen;
 	}
 	return 0;

@@ -25,6 +25,9 @@ static int writes_side_files(const char *arg)
 		"--separate-debug-file", "--incremental", "--out-implib", "--pdb",
 	};
 
+	/* Every one starts with '-'; most of a line is paths. */
+	if (arg[0] != '-')
+		return 0;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (ol_starts_with(arg, prefixes[i]))
 			return 1;

@@ -133,8 +133,11 @@ static const uint8_t *section_bytes(const uint8_t *data, size_t size, const GElf
  * an entries section (its layout decides the registration). */
 static int names_device_code(const char *name)
 {
+	/* Both begin ".l": the second byte spares the comparisons for
+	 * ".text", ".rela.*" and the rest. */
 	if (name[0] == '.')
-		return !strcmp(name, ".llvm.offloading") || !strcmp(name, RELOCATABLE_IMAGES);
+		return name[1] == 'l' &&
+		       (!strcmp(name, ".llvm.offloading") || !strcmp(name, RELOCATABLE_IMAGES));
 	return ol_entries_layout_of(name) > 0;
 }
 

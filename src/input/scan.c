@@ -187,6 +187,20 @@ static struct seen_file *seen_lookup(struct scan_state *st, const struct ol_mapp
 	return slot;
 }
 
+/* "lib.a(member.o)", as messages name a member: every member of every
+ * archive gets one, so it is built without printf. */
+static const char *member_display(const char *path, const char *member)
+{
+	size_t plen = strlen(path), mlen = strlen(member);
+	char *s = ol_arena_alloc(&ol_link_arena, plen + mlen + 3);
+
+	memcpy(s, path, plen);
+	s[plen] = '(';
+	memcpy(s + plen + 1, member, mlen);
+	s[plen + 1 + mlen] = ')';
+	return s;
+}
+
 static struct ol_object *new_object(const char *path, const char *member,
 				    const uint8_t *data, size_t size, enum ol_input_kind kind)
 {
@@ -194,7 +208,7 @@ static struct ol_object *new_object(const char *path, const char *member,
 
 	obj->path = path;
 	obj->member = member;
-	obj->display = member ? ol_arena_printf(&ol_link_arena, "%s(%s)", path, member) : path;
+	obj->display = member ? member_display(path, member) : path;
 	obj->kind = kind;
 	obj->data = data;
 	obj->size = size;
