@@ -146,6 +146,14 @@ LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
 					  const char *features,
 					  LLVMCodeGenOptLevel level, char **err);
 
+/* One Linker for all of an LTO's input modules (module_linker.cpp): add()
+ * consumes src, returns 0 or -1 (the error went to the context's handler).
+ * NULL from create(): out of memory. */
+struct ol_be_module_linker;
+struct ol_be_module_linker *ol_be_module_linker_create(LLVMModuleRef dest);
+int ol_be_module_linker_add(struct ol_be_module_linker *linker, LLVMModuleRef src);
+void ol_be_module_linker_free(struct ol_be_module_linker *linker);
+
 /* Code generation as llc and LLVM's LTO backend run it: a legacy pass
  * manager with the module triple's TargetLibraryInfo (emit.cpp).  0 with
  * *out, or -1 with *message (LLVMDisposeMessage). */
@@ -193,10 +201,12 @@ int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char
 /* A clone of mod in its context holding, of gvs[0..n) (every global,
  * function and alias of mod, in module order), the definitions of those
  * with what[i] == 2 and declarations of those with what[i] == 1, in
- * module order; clones[i] gets each one's clone, or NULL.  NULL when gvs
- * is not the module's list. */
+ * module order; clones[i] gets each one's clone, or NULL.  A global with
+ * what[i] == 0 that something maps all the same is declared, index_of()
+ * giving its i.  NULL when gvs is not the module's list. */
 LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
-				    const unsigned char *what, size_t n, LLVMValueRef *clones);
+				    const unsigned char *what, size_t n, LLVMValueRef *clones,
+				    size_t (*index_of)(void *arg, LLVMValueRef gv), void *arg);
 /* Cuts a partition's named metadata to what concerns its definitions. */
 void ol_be_prune_named_metadata(LLVMModuleRef mod);
 /* The module's bitcode with its local names numbered in module order, for

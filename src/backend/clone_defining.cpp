@@ -58,7 +58,9 @@
 /* Declared for the C files in backend_impl.h. */
 extern "C" LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 					       const unsigned char *what, size_t n,
-					       LLVMValueRef *clones);
+					       LLVMValueRef *clones,
+					       size_t (*index_of)(void *arg, LLVMValueRef gv),
+					       void *arg);
 extern "C" void ol_be_prune_named_metadata(LLVMModuleRef mod);
 extern "C" int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
 
@@ -96,12 +98,22 @@ class DeclareMissing final : public llvm::ValueMaterializer {
 public:
 	explicit DeclareMissing(llvm::Module &clone) : clone(clone) {}
 
+	/* What it declared: each global of the merged module and its clone. */
+	std::vector<std::pair<llvm::GlobalValue *, llvm::GlobalValue *>> declared;
+
 	llvm::Value *materialize(llvm::Value *value) override
 	{
 		auto *gv = llvm::dyn_cast<llvm::GlobalValue>(value);
+		llvm::GlobalValue *decl = gv && gv->getParent() != &clone ? declare(gv) : nullptr;
 
-		if (!gv || gv->getParent() == &clone)
-			return nullptr;
+		if (decl)
+			declared.emplace_back(gv, decl);
+		return decl;
+	}
+
+private:
+	llvm::GlobalValue *declare(llvm::GlobalValue *gv)
+	{
 		if (auto *alias = llvm::dyn_cast<llvm::GlobalAlias>(gv))
 			return declare_alias(clone, *alias);
 		if (auto *fn = llvm::dyn_cast<llvm::Function>(gv)) {
@@ -125,7 +137,6 @@ public:
 		return nullptr;
 	}
 
-private:
 	llvm::Module &clone;
 };
 
@@ -158,21 +169,24 @@ bool names_left_out(const llvm::NamedMDNode &list, const llvm::MDNode *entry,
 
 /*
  * CloneModule, as LLVM does it (same order of globals, functions and
- * aliases, same linkage for what is declared only), but of gvs[i] with
- * what[i] != 0 alone: a partition of a program of N globals costs what
- * it holds, not N declarations made and deleted again, nor the metadata
- * of every global.  gvs: every global, function and alias of mod, in
- * module order; what[i]: 0 left out, 1 declared, 2 defined; clones[i]
- * gets gvs[i]'s clone or NULL.  NULL when gvs does not match the module.
+ * aliases, same linkage for what is declared only), but of what the
+ * partition holds and names alone: its cost is the partition's, not N
+ * declarations made and deleted again nor the metadata of every global.
+ * gvs: every global, function and alias of mod, in module order (globals,
+ * functions, aliases); what[i]: 0 left out, 1 declared, 2 defined;
+ * clones[i] gets gvs[i]'s clone or NULL.  A global left out that
+ * something maps all the same (metadata may name one) is declared, after
+ * the others, and index_of() says which of gvs it is.
  */
 LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
-				    const unsigned char *what, size_t n, LLVMValueRef *clones)
+				    const unsigned char *what, size_t n, LLVMValueRef *clones,
+				    size_t (*index_of)(void *arg, LLVMValueRef gv), void *arg)
 {
 	const llvm::Module &m = *llvm::unwrap(mod);
 	auto clone = std::make_unique<llvm::Module>(m.getModuleIdentifier(), m.getContext());
 	llvm::ValueToValueMapTy map;
 	DeclareMissing missing(*clone);
-	size_t i = 0;
+	std::vector<size_t> held;
 
 	clone->setSourceFileName(m.getSourceFileName());
 	clone->setDataLayout(m.getDataLayout());
@@ -181,103 +195,100 @@ LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 #if LLVM_VERSION_MAJOR >= 19 && LLVM_VERSION_MAJOR < 22
 	clone->IsNewDbgInfoFormat = m.IsNewDbgInfoFormat;
 #endif
-	for (size_t k = 0; k < n; k++)
-		clones[k] = nullptr;
+	if (!m.ifunc_empty())
+		return nullptr;
+	for (size_t i = 0; i < n; i++) {
+		clones[i] = nullptr;
+		if (what[i])
+			held.push_back(i);
+	}
 
 	/* The declarations first, so that bodies and initializers find them. */
-	for (const llvm::GlobalVariable &var : m.globals()) {
-		if (i >= n || llvm::unwrap(gvs[i]) != &var)
-			return nullptr;
-		if (what[i++]) {
-			auto *copy = new llvm::GlobalVariable(
-				*clone, var.getValueType(), var.isConstant(), var.getLinkage(),
-				nullptr, var.getName(), nullptr, var.getThreadLocalMode(),
-				var.getType()->getAddressSpace());
-			copy->copyAttributesFrom(&var);
-			map[&var] = copy;
-		}
-	}
-	for (const llvm::Function &fn : m) {
-		if (i >= n || llvm::unwrap(gvs[i]) != &fn)
-			return nullptr;
-		if (what[i++]) {
-			llvm::Function *copy = llvm::Function::Create(
-				llvm::cast<llvm::FunctionType>(fn.getValueType()), fn.getLinkage(),
-				fn.getAddressSpace(), fn.getName(), clone.get());
-			copy->copyAttributesFrom(&fn);
-			map[&fn] = copy;
-		}
-	}
-	for (const llvm::GlobalAlias &alias : m.aliases()) {
-		if (i >= n || llvm::unwrap(gvs[i]) != &alias)
-			return nullptr;
-		if (what[i] == 2) {
-			auto *copy = llvm::GlobalAlias::create(
-				alias.getValueType(), alias.getType()->getPointerAddressSpace(),
-				alias.getLinkage(), alias.getName(), clone.get());
-			copy->copyAttributesFrom(&alias);
-			map[&alias] = copy;
-		} else if (what[i]) {
-			map[&alias] = declare_alias(*clone, alias);
-		}
-		i++;
-	}
-	if (i != n || !m.ifunc_empty())
-		return nullptr;
+	for (size_t i : held) {
+		llvm::GlobalValue *from = llvm::unwrap<llvm::GlobalValue>(gvs[i]);
+		llvm::GlobalValue *copy;
 
-	i = 0;
-	for (const llvm::GlobalVariable &var : m.globals()) {
-		unsigned char how = what[i++];
-		auto *copy = how ? llvm::cast<llvm::GlobalVariable>(map[&var]) : nullptr;
-
-		if (!copy)
-			continue;
-		copy_attachments(copy, var, map, missing);
-		if (var.isDeclaration())
-			continue;
-		if (how != 2) {
-			copy->setLinkage(llvm::GlobalValue::ExternalLinkage);
-			continue;
+		if (from->getParent() != &m)
+			return nullptr;
+		if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(from)) {
+			auto *made = new llvm::GlobalVariable(
+				*clone, var->getValueType(), var->isConstant(), var->getLinkage(),
+				nullptr, var->getName(), nullptr, var->getThreadLocalMode(),
+				var->getType()->getAddressSpace());
+			made->copyAttributesFrom(var);
+			copy = made;
+		} else if (auto *fn = llvm::dyn_cast<llvm::Function>(from)) {
+			llvm::Function *made = llvm::Function::Create(
+				llvm::cast<llvm::FunctionType>(fn->getValueType()), fn->getLinkage(),
+				fn->getAddressSpace(), fn->getName(), clone.get());
+			made->copyAttributesFrom(fn);
+			copy = made;
+		} else if (auto *alias = llvm::dyn_cast<llvm::GlobalAlias>(from)) {
+			if (what[i] == 2) {
+				llvm::GlobalAlias *made = llvm::GlobalAlias::create(
+					alias->getValueType(), alias->getType()->getPointerAddressSpace(),
+					alias->getLinkage(), alias->getName(), clone.get());
+				made->copyAttributesFrom(alias);
+				copy = made;
+			} else {
+				copy = declare_alias(*clone, *alias);
+			}
+		} else {
+			return nullptr;
 		}
-		if (var.hasInitializer())
-			copy->setInitializer(llvm::MapValue(var.getInitializer(), map, llvm::RF_None,
+		map[from] = copy;
+		clones[i] = llvm::wrap(copy);
+	}
+
+	for (size_t i : held) {
+		llvm::GlobalValue *from = llvm::unwrap<llvm::GlobalValue>(gvs[i]);
+
+		if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(from)) {
+			auto *copy = llvm::cast<llvm::GlobalVariable>(map[var]);
+
+			copy_attachments(copy, *var, map, missing);
+			if (var->isDeclaration())
+				continue;
+			if (what[i] != 2) {
+				copy->setLinkage(llvm::GlobalValue::ExternalLinkage);
+				continue;
+			}
+			if (var->hasInitializer())
+				copy->setInitializer(llvm::MapValue(var->getInitializer(), map,
+								    llvm::RF_None, nullptr, &missing));
+			copy_comdat(copy, var);
+		} else if (auto *fn = llvm::dyn_cast<llvm::Function>(from)) {
+			auto *copy = llvm::cast<llvm::Function>(map[fn]);
+
+			if (fn->isDeclaration()) {
+				copy_attachments(copy, *fn, map, missing);
+				continue;
+			}
+			if (what[i] != 2) {
+				copy->setLinkage(llvm::GlobalValue::ExternalLinkage);
+				copy->setPersonalityFn(nullptr);
+				continue;
+			}
+			auto arg = copy->arg_begin();
+			for (const llvm::Argument &param : fn->args()) {
+				arg->setName(param.getName());
+				map[&param] = &*arg++;
+			}
+			llvm::SmallVector<llvm::ReturnInst *, 8> returns;
+			llvm::CloneFunctionInto(copy, fn, map,
+						llvm::CloneFunctionChangeType::ClonedModule, returns, "",
+						nullptr, nullptr, &missing);
+			if (fn->hasPersonalityFn())
+				copy->setPersonalityFn(llvm::MapValue(fn->getPersonalityFn(), map,
+								      llvm::RF_None, nullptr, &missing));
+			copy_comdat(copy, fn);
+		} else if (auto *alias = llvm::dyn_cast<llvm::GlobalAlias>(from)) {
+			if (what[i] != 2 || !alias->getAliasee())
+				continue;
+			llvm::cast<llvm::GlobalAlias>(map[alias])
+				->setAliasee(llvm::MapValue(alias->getAliasee(), map, llvm::RF_None,
 							    nullptr, &missing));
-		copy_comdat(copy, &var);
-	}
-	for (const llvm::Function &fn : m) {
-		unsigned char how = what[i++];
-		auto *copy = how ? llvm::cast<llvm::Function>(map[&fn]) : nullptr;
-
-		if (!copy)
-			continue;
-		if (fn.isDeclaration()) {
-			copy_attachments(copy, fn, map, missing);
-			continue;
 		}
-		if (how != 2) {
-			copy->setLinkage(llvm::GlobalValue::ExternalLinkage);
-			copy->setPersonalityFn(nullptr);
-			continue;
-		}
-		auto arg = copy->arg_begin();
-		for (const llvm::Argument &from : fn.args()) {
-			arg->setName(from.getName());
-			map[&from] = &*arg++;
-		}
-		llvm::SmallVector<llvm::ReturnInst *, 8> returns;
-		llvm::CloneFunctionInto(copy, &fn, map, llvm::CloneFunctionChangeType::ClonedModule,
-					returns, "", nullptr, nullptr, &missing);
-		if (fn.hasPersonalityFn())
-			copy->setPersonalityFn(llvm::MapValue(fn.getPersonalityFn(), map,
-							      llvm::RF_None, nullptr, &missing));
-		copy_comdat(copy, &fn);
-	}
-	for (const llvm::GlobalAlias &alias : m.aliases()) {
-		if (what[i++] != 2)
-			continue;
-		auto *copy = llvm::cast<llvm::GlobalAlias>(map[&alias]);
-		if (const llvm::Constant *aliasee = alias.getAliasee())
-			copy->setAliasee(llvm::MapValue(aliasee, map, llvm::RF_None, nullptr, &missing));
 	}
 	/* Named metadata, but not the compiler's table of every input's target
 	 * regions, which no pass after clang reads. */
@@ -290,20 +301,12 @@ LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 				copy->addOperand(llvm::MapMetadata(entry, map, llvm::RF_None, nullptr,
 								   &missing));
 	}
+	for (auto &[from, decl] : missing.declared) {
+		size_t i = index_of(arg, llvm::wrap(static_cast<llvm::Value *>(from)));
 
-	/* What each became (a declaration may have been made on the way). */
-	i = 0;
-	auto record = [&](const llvm::GlobalValue &gv) {
-		auto found = map.find(&gv);
-		clones[i++] = found == map.end() ? nullptr
-						 : llvm::wrap(static_cast<llvm::Value *>(found->second));
-	};
-	for (const llvm::GlobalVariable &var : m.globals())
-		record(var);
-	for (const llvm::Function &fn : m)
-		record(fn);
-	for (const llvm::GlobalAlias &alias : m.aliases())
-		record(alias);
+		if (i < n)
+			clones[i] = llvm::wrap(static_cast<llvm::Value *>(decl));
+	}
 	return llvm::wrap(clone.release());
 }
 

@@ -360,32 +360,33 @@ static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
 				 const struct ol_lto_request *req, char **err)
 {
 	struct name_set defined = { OL_HASHTAB_INIT(struct name_slot) };
+	struct ol_be_module_linker *linker = NULL;
 	LLVMModuleRef dest = parse_module(ctx, diag, req, 0, err);
+	int failed = !dest || prepare_input(dest, req, 0, &defined, err);
 
-	if (dest && prepare_input(dest, req, 0, &defined, err)) {
-		LLVMDisposeModule(dest);
-		dest = NULL;
-	}
-	for (size_t i = 1; dest && i < req->nmodules; i++) {
+	if (!failed && req->nmodules > 1 && !(linker = ol_be_module_linker_create(dest)))
+		failed = ol_be_fail(err, "out of memory");
+	for (size_t i = 1; !failed && i < req->nmodules; i++) {
 		LLVMModuleRef src = parse_module(ctx, diag, req, i, err);
 
 		if (!src || prepare_input(src, req, i, &defined, err)) {
 			if (src)
 				LLVMDisposeModule(src);
-			LLVMDisposeModule(dest);
-			name_set_release(&defined);
-			return NULL;
-		}
-		/* LLVMLinkModules2 destroys src, also on failure; conflicts
-		 * (e.g. two strong definitions) come through the handler. */
-		if (LLVMLinkModules2(dest, src)) {
-			ol_be_msg_fail(&diag->errors, err, "linking bitcode modules failed");
-			LLVMDisposeModule(dest);
-			name_set_release(&defined);
-			return NULL;
+			failed = 1;
+		/* The linker consumes src, also on failure; conflicts (e.g. two
+		 * strong definitions) come through the handler. */
+		} else if (ol_be_module_linker_add(linker, src)) {
+			failed = ol_be_msg_fail(&diag->errors, err, "linking bitcode modules failed");
 		}
 	}
+	/* The linker first: it refers to the destination's types. */
+	ol_be_module_linker_free(linker);
 	name_set_release(&defined);
+	if (failed) {
+		if (dest)
+			LLVMDisposeModule(dest);
+		return NULL;
+	}
 	diag->module = NULL;
 	return dest;
 }

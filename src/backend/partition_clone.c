@@ -42,9 +42,14 @@ void splitter_promote(LLVMModuleRef mod, LLVMValueRef gv)
 	free(fresh);
 }
 
+static size_t node_index(void *arg, LLVMValueRef gv)
+{
+	return splitter_node_of(arg, gv);
+}
+
 /* Partition p's clone: what it holds with bodies, what it names declared;
  * *values gets each node's clone (NULL: not in the partition). */
-static LLVMModuleRef clone_partition(const struct splitter *s, LLVMValueRef **values)
+static LLVMModuleRef clone_partition(struct splitter *s, LLVMValueRef **values)
 {
 	LLVMValueRef *gvs = malloc((s->nnodes ? s->nnodes : 1) * sizeof(*gvs));
 	unsigned char *what = malloc(s->nnodes ? s->nnodes : 1);
@@ -56,7 +61,7 @@ static LLVMModuleRef clone_partition(const struct splitter *s, LLVMValueRef **va
 			gvs[i] = s->nodes[i].gv;
 			what[i] = holds_body(s->presence[i]) ? 2 : s->presence[i] != ABSENT;
 		}
-		part = ol_be_clone_partition(s->mod, gvs, what, s->nnodes, *values);
+		part = ol_be_clone_partition(s->mod, gvs, what, s->nnodes, *values, node_index, s);
 	}
 	free(gvs);
 	free(what);
