@@ -13,11 +13,13 @@
 # %llvm22bin, %omp16dir, %omp19libdir, %gen-program, %run-omp19, %run-omp22, %omp22flags
 # (bench/gen.py), %image-symbols (a device image's kernels and globals), %python,
 # %malformed (Inputs/malformed/malformed.py: crafted inputs, and a run checked for
-# its exit status, temp files and untouched output).
+# its exit status, temp files and untouched output), %blank-free-t (as %t, but
+# under /tmp, with no blank in its path).
 # Features: clang16 clang19 clang22 (each clang present), upstream-wrapper-16/19/22,
 # clang-offload-wrapper-14, llvm-offload-wrapper-22,
 # omp16-runtime, omp19-runtime, omp22-runtime.
 
+import hashlib
 import os
 import shutil
 import sys
@@ -64,44 +66,63 @@ for passthrough in ("TMPDIR", "HOME", "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPT
     if passthrough in os.environ:
         config.environment[passthrough] = os.environ[passthrough]
 
+# The source and build trees may live under a path with a space in it
+# (/home/me/my projects/offload-link): every substitution that names a path in
+# them, or one a cache variable sets, is double-quoted, which lit's shell and
+# the "sh -c '...'" scripts of the tests both take as one word.  The tests
+# quote lit's own %t, %s, %S and %p the same way ("%t/out", "%s"); such a
+# substitution must not be used inside a double-quoted string.
+def q(path):
+    return '"%s"' % path
+
+
 subs = {
-    "%offload-link": config.ol_tool,
-    "%clang-linker-wrapper": os.path.join(config.ol_libexec_dir, "clang-linker-wrapper"),
-    "%libexecdir": config.ol_libexec_dir,
+    "%offload-link": q(config.ol_tool),
+    "%clang-linker-wrapper": q(os.path.join(config.ol_libexec_dir, "clang-linker-wrapper")),
+    "%libexecdir": q(config.ol_libexec_dir),
     # The build writes the man page and clang.cfg where the install puts them.
-    "%man-page": os.path.join(config.ol_binary_dir, "share", "man", "man1", "offload-link.1"),
-    "%clang-cfg": os.path.join(config.ol_binary_dir, "share", "offload-link", "clang.cfg"),
-    "%backend": config.ol_backend,
-    "%llvm22bin": config.ol_llvm22_bindir,
-    "%omp16dir": config.ol_omp16_root,
+    "%man-page": q(os.path.join(config.ol_binary_dir, "share", "man", "man1", "offload-link.1")),
+    "%clang-cfg": q(os.path.join(config.ol_binary_dir, "share", "offload-link", "clang.cfg")),
+    "%backend": q(config.ol_backend),
+    "%llvm22bin": q(config.ol_llvm22_bindir),
+    "%omp16dir": q(config.ol_omp16_root),
     "%omp19libdir": "/usr/lib/llvm-19/lib",
     # The benchmark's program generator doubles as the tests' (bench/gen.py).
-    "%gen-program": "%s %s" % (sys.executable, os.path.join(config.ol_source_dir, "bench", "gen.py")),
-    "%python": sys.executable,
+    "%gen-program": "%s %s" % (q(sys.executable),
+                               q(os.path.join(config.ol_source_dir, "bench", "gen.py"))),
+    "%python": q(sys.executable),
     # The distributors of partitioned device LTO's jobs (tools/distributors).
-    "%distributors": os.path.join(config.ol_source_dir, "tools", "distributors"),
+    "%distributors": q(os.path.join(config.ol_source_dir, "tools", "distributors")),
     # The malformed-input suite's generator and checker (test/lit/malformed).
-    "%malformed": "%s %s" % (sys.executable, os.path.join(config.test_source_root, "Inputs",
-                                                          "malformed", "malformed.py")),
-    "%image-symbols": os.path.join(config.test_source_root, "Inputs", "gpu", "image-symbols.sh"),
+    "%malformed": "%s %s" % (q(sys.executable), q(os.path.join(config.test_source_root, "Inputs",
+                                                              "malformed", "malformed.py"))),
+    "%image-symbols": q(os.path.join(config.test_source_root, "Inputs", "gpu", "image-symbols.sh")),
 }
 
 # Running an OpenMP program on libomptarget 19's CPU "device", without the
 # image files its CPU plugin leaves in /tmp (Inputs/run-omp19.sh).
-subs["%run-omp19"] = "%s %s" % (os.path.join(config.test_source_root, "Inputs", "run-omp19.sh"),
-                                config.ol_tmpfile_shim)
+subs["%run-omp19"] = "%s %s" % (q(os.path.join(config.test_source_root, "Inputs", "run-omp19.sh")),
+                                q(config.ol_tmpfile_shim))
 # The same on libomptarget 22 (liboffload-22), which uses libomp-19's
 # libomp.so.5 as Debian's 22 packages do; %omp22flags compiles and links a
 # clang 22 OpenMP program for it (omp.h from the unpacked libomp-22-dev).
 subs["%run-omp22"] = "env OL_OMP_LIBDIR=/usr/lib/llvm-22/lib:/usr/lib/llvm-19/lib " + subs["%run-omp19"]
-subs["%omp22flags"] = "-I %s -L /usr/lib/llvm-22/lib -L /usr/lib/llvm-19/lib" % os.path.join(
-    config.ol_omp22_root, "usr/lib/llvm-22/lib/clang/22/include")
+subs["%omp22flags"] = "-I %s -L /usr/lib/llvm-22/lib -L /usr/lib/llvm-19/lib" % q(os.path.join(
+    config.ol_omp22_root, "usr/lib/llvm-22/lib/clang/22/include"))
 
 # Running a command with a directory on a small file system (a tmpfs where a
 # mount namespace can be had, else the preloaded Inputs/cache/small-disk.c):
 # %small-disk DIR KIB COMMAND...
-subs["%small-disk"] = "%s %s" % (os.path.join(config.test_source_root, "Inputs", "cache",
-                                              "small-disk.sh"), config.ol_small_disk_shim)
+subs["%small-disk"] = "%s %s" % (q(os.path.join(config.test_source_root, "Inputs", "cache",
+                                                "small-disk.sh")), q(config.ol_small_disk_shim))
+
+# %blank-free-t: like %t, a path for the test's own files, but one with no
+# blank wherever the tree lives (under /tmp, named after this build tree and
+# the test), for what cannot live under a path with one; the test removes it.
+# (offload-link enable will not name a directory with a blank in clang's
+# configuration files.)  lit replaces %{t:stem} after this.
+subs["%blank-free-t"] = "/tmp/offload-link-%s-%%{t:stem}" % hashlib.sha256(
+    config.ol_binary_dir.encode()).hexdigest()[:12]
 
 for version in ("16", "19", "22"):
     # The release's own tools (clang-offload-packager), for test/lit/upstream.
@@ -129,7 +150,7 @@ for major in ("16", "19", "22"):
     plugin = os.path.join(os.path.dirname(config.ol_backend), "offload-link-llvm-%s.so" % major)
     if os.path.exists(plugin):
         config.available_features.add("backend" + major)
-        subs["%backend" + major] = plugin
+        subs["%backend" + major] = q(plugin)
 
 if os.path.exists(os.path.join(config.ol_omp16_root, "usr/lib/llvm-16/lib/libomptarget.so")):
     config.available_features.add("omp16-runtime")
