@@ -7,18 +7,18 @@
 // Needs HIP bundling and registration (not there yet).
 // REQUIRES: clang16
 
-// RUN: %clang16 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
-// RUN: %clang16 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -o %t.nvptx.bc
-// RUN: %clang16 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -o %t.amdgpu.bc
+// RUN: %clang16 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.elf.o"
+// RUN: %clang16 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -o "%t.nvptx.bc"
+// RUN: %clang16 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -o "%t.amdgpu.bc"
 
-// RUN: %llvm16bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=hip,triple=amdgcn-amd-amdhsa,arch=gfx90a \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx90a \
-// RUN:   --image=file=%t.elf.o,kind=hip,triple=amdgcn-amd-amdhsa,arch=gfx908
-// RUN: %clang16 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o \
-// RUN:   -fembed-offload-object=%t.out
+// RUN: %llvm16bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=hip,triple=amdgcn-amd-amdhsa,arch=gfx90a" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx90a" \
+// RUN:   "--image=file=%t.elf.o,kind=hip,triple=amdgcn-amd-amdhsa,arch=gfx908"
+// RUN: %clang16 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" \
+// RUN:   "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --dry-run --host-triple=x86_64-unknown-linux-gnu \
-// RUN:   --linker-path=/usr/bin/ld -- %t.o -o a.out 2>&1 | FileCheck %s --check-prefix=HIP
+// RUN:   --linker-path=/usr/bin/ld -- "%t.o" -o a.out 2>&1 | FileCheck "%s" --check-prefix=HIP
 
 // Differs (docs/compat.md: device links, order of device links (16)); upstream expects:
 //   clang{{.*}} -o [[IMG_GFX908:.+]] --target=amdgcn-amd-amdhsa -mcpu=gfx908

@@ -6,13 +6,13 @@
 //
 // REQUIRES: clang16, backend16
 
-// RUN: %clang16 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
+// RUN: %clang16 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.elf.o"
 
-// RUN: %llvm16bin/clang-offload-packager -o %t.out --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70
-// RUN: %clang16 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o \
-// RUN:   -fembed-offload-object=%t.out
+// RUN: %llvm16bin/clang-offload-packager -o "%t.out" "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70"
+// RUN: %clang16 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" \
+// RUN:   "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --print-wrapped-module --dry-run --host-triple=x86_64-unknown-linux-gnu \
-// RUN:   --linker-path=/usr/bin/ld -- %t.o -o a.out 2>&1 | FileCheck %s --check-prefix=OPENMP
+// RUN:   --linker-path=/usr/bin/ld -- "%t.o" -o a.out 2>&1 | FileCheck "%s" --check-prefix=OPENMP
 
 //      OPENMP: @__start_omp_offloading_entries = external hidden constant %__tgt_offload_entry
 // OPENMP-NEXT: @__stop_omp_offloading_entries = external hidden constant %__tgt_offload_entry
@@ -35,11 +35,11 @@
 // OPENMP-NEXT:   ret void
 // OPENMP-NEXT: }
 
-// RUN: %llvm16bin/clang-offload-packager -o %t.out --image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_70
-// RUN: %clang16 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o \
-// RUN:   -fembed-offload-object=%t.out
+// RUN: %llvm16bin/clang-offload-packager -o "%t.out" "--image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_70"
+// RUN: %clang16 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" \
+// RUN:   "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --print-wrapped-module --dry-run --host-triple=x86_64-unknown-linux-gnu \
-// RUN:   --linker-path=/usr/bin/ld -- %t.o -o a.out 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN:   --linker-path=/usr/bin/ld -- "%t.o" -o a.out 2>&1 | FileCheck "%s" --check-prefix=CUDA
 
 //      CUDA: @.fatbin_image = internal constant [0 x i8] zeroinitializer, section ".nv_fatbin"
 // CUDA-NEXT: @.fatbin_wrapper = internal constant %fatbin_wrapper { i32 1180844977, i32 1, ptr @.fatbin_image, ptr null }, section ".nvFatBinSegment", align 8

@@ -6,7 +6,7 @@
 //
 // REQUIRES: clang19
 
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.elf.o"
 
 #if defined(RESOLVES)
 int __attribute__((visibility("hidden"))) sym;
@@ -31,26 +31,26 @@ int bar() { return weak; }
 //
 // Check that we extract a static library defining an undefined symbol.
 //
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DRESOLVES -o %t.nvptx.resolves.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DRESOLVES -o %t.amdgpu.resolves.bc
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DUNDEFINED -o %t.nvptx.undefined.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DUNDEFINED -o %t.amdgpu.undefined.bc
-// RUN: %llvm19bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.undefined.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.undefined.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030 \
-// RUN:   --image=file=%t.nvptx.resolves.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.resolves.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DRESOLVES -o "%t.nvptx.resolves.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DRESOLVES -o "%t.amdgpu.resolves.bc"
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DUNDEFINED -o "%t.nvptx.undefined.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DUNDEFINED -o "%t.amdgpu.undefined.bc"
+// RUN: %llvm19bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.undefined.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.undefined.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030" \
+// RUN:   "--image=file=%t.nvptx.resolves.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.resolves.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o %t.a -o a.out 2>&1 \
+// RUN:   --linker-path=/usr/bin/ld "%t.o" "%t.a" -o a.out 2>&1 \
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.a %t.o -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-RESOLVES
+// RUN:   --linker-path=/usr/bin/ld "%t.a" "%t.o" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-RESOLVES
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda -march=sm_70 {{.*}}.s {{.*}}.o
@@ -63,22 +63,22 @@ int bar() { return weak; }
 // Check that we extract a static library that defines a global visibile to the
 // host.
 //
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o %t.nvptx.global.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o %t.amdgpu.global.bc
-// RUN: %llvm19bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o "%t.nvptx.global.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o "%t.amdgpu.global.bc"
+// RUN: %llvm19bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o %t.a -o a.out 2>&1 \
+// RUN:   --linker-path=/usr/bin/ld "%t.o" "%t.a" -o a.out 2>&1 \
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.a %t.o -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-GLOBAL
+// RUN:   --linker-path=/usr/bin/ld "%t.a" "%t.o" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-GLOBAL
 
 // Differs (docs/compat.md: device links, archive members); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda -march=sm_70 {{.*}}.s {{.*}}.o
@@ -92,20 +92,20 @@ int bar() { return weak; }
 // created by an offloading language that expects there to be a host version of
 // the symbol.
 //
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o %t.nvptx.global.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o %t.amdgpu.global.bc
-// RUN: %llvm19bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.global.bc,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.global.bc,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o "%t.nvptx.global.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o "%t.amdgpu.global.bc"
+// RUN: %llvm19bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.global.bc,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.global.bc,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o %t.a -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-GLOBAL-NONE
+// RUN:   --linker-path=/usr/bin/ld "%t.o" "%t.a" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-GLOBAL-NONE
 
 // LIBRARY-GLOBAL-NONE-NOT: clang{{.*}} -o {{.*}}.img --target=amdgcn-amd-amdhsa -mcpu=gfx1030 {{.*}}.o {{.*}}.o
 // LIBRARY-GLOBAL-NONE-NOT: clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda -march=sm_70 {{.*}}.s {{.*}}.o
@@ -113,20 +113,20 @@ int bar() { return weak; }
 //
 // Check that we do not extract an external weak symbol.
 //
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DWEAK -o %t.nvptx.weak.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DWEAK -o %t.amdgpu.weak.bc
-// RUN: %llvm19bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.weak.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.weak.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DWEAK -o "%t.nvptx.weak.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DWEAK -o "%t.amdgpu.weak.bc"
+// RUN: %llvm19bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.weak.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.weak.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o %t.a -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-WEAK
+// RUN:   --linker-path=/usr/bin/ld "%t.o" "%t.a" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-WEAK
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda -march=sm_70
@@ -139,20 +139,20 @@ int bar() { return weak; }
 //
 // Check that we do not extract an unneeded hidden symbol.
 //
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DHIDDEN -o %t.nvptx.hidden.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DHIDDEN -o %t.amdgpu.hidden.bc
-// RUN: %llvm19bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.hidden.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.hidden.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DHIDDEN -o "%t.nvptx.hidden.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DHIDDEN -o "%t.amdgpu.hidden.bc"
+// RUN: %llvm19bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.hidden.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.hidden.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o %t.a -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-HIDDEN
+// RUN:   --linker-path=/usr/bin/ld "%t.o" "%t.a" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-HIDDEN
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda -march=sm_70
@@ -166,20 +166,20 @@ int bar() { return weak; }
 // Check that we do not extract a static library that defines a global visibile
 // to the host that is already defined.
 //
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o %t.nvptx.global.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o %t.amdgpu.global.bc
-// RUN: %llvm19bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o "%t.nvptx.global.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o "%t.amdgpu.global.bc"
+// RUN: %llvm19bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o %t.a %t.a -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-GLOBAL-DEFINED
+// RUN:   --linker-path=/usr/bin/ld "%t.o" "%t.a" "%t.a" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-GLOBAL-DEFINED
 
 // Differs (docs/compat.md: device links, archive members); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda -march=sm_70 {{.*}}.s {{.*}}.o
@@ -192,22 +192,22 @@ int bar() { return weak; }
 //
 // Check that we can use --[no-]whole-archive to control extraction.
 //
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o %t.nvptx.global.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o %t.amdgpu.global.bc
-// RUN: %llvm19bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_52 \
-// RUN:   --image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030 \
-// RUN:   --image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx90a
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o "%t.nvptx.global.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o "%t.amdgpu.global.bc"
+// RUN: %llvm19bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_52" \
+// RUN:   "--image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030" \
+// RUN:   "--image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx90a"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o --whole-archive %t.a -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-WHOLE-ARCHIVE
+// RUN:   --linker-path=/usr/bin/ld "%t.o" --whole-archive "%t.a" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-WHOLE-ARCHIVE
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda -march=sm_70 {{.*}}.s {{.*}}.o

@@ -13,17 +13,17 @@
 // An externally visible variable so static libraries extract.
 __attribute__((visibility("protected"), used)) int x;
 
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
-// RUN: %clang19 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -o %t.nvptx.bc
-// RUN: %clang19 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -o %t.amdgpu.bc
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.elf.o"
+// RUN: %clang19 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -o "%t.nvptx.bc"
+// RUN: %clang19 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -o "%t.amdgpu.bc"
 
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld.lld -r %t.o \
-// RUN:   %t.o -o a.out 2>&1 | FileCheck %s --check-prefix=RELOCATABLE-LINK
+// RUN:   --linker-path=/usr/bin/ld.lld -r "%t.o" \
+// RUN:   "%t.o" -o a.out 2>&1 | FileCheck "%s" --check-prefix=RELOCATABLE-LINK
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=x86_64-unknown-linux-gnu
@@ -31,13 +31,13 @@ __attribute__((visibility("protected"), used)) int x;
 // RELOCATABLE-LINK: /usr/bin/ld.lld{{.*}}-r
 // RELOCATABLE-LINK: llvm-objcopy{{.*}}a.out a.out.tmp-{{[^ ]+}} --remove-section .llvm.offloading
 
-// RUN: %llvm19bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89 \
-// RUN:   --image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89
-// RUN: %clang19 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %llvm19bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89" \
+// RUN:   "--image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89"
+// RUN: %clang19 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld.lld -r %t.o \
-// RUN:   %t.o -o a.out 2>&1 | FileCheck %s --check-prefix=RELOCATABLE-LINK-CUDA
+// RUN:   --linker-path=/usr/bin/ld.lld -r "%t.o" \
+// RUN:   "%t.o" -o a.out 2>&1 | FileCheck "%s" --check-prefix=RELOCATABLE-LINK-CUDA
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img --target=nvptx64-nvidia-cuda

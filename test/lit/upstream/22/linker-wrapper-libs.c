@@ -8,7 +8,7 @@
 //
 // REQUIRES: clang22
 
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.elf.o"
 
 #if defined(RESOLVES)
 int __attribute__((visibility("hidden"))) sym;
@@ -33,26 +33,26 @@ int bar() { return weak; }
 //
 // Check that we extract a static library defining an undefined symbol.
 //
-// RUN: %clang22 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DRESOLVES -o %t.nvptx.resolves.bc
-// RUN: %clang22 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DRESOLVES -o %t.amdgpu.resolves.bc
-// RUN: %clang22 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DUNDEFINED -o %t.nvptx.undefined.bc
-// RUN: %clang22 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DUNDEFINED -o %t.amdgpu.undefined.bc
-// RUN: %llvm22bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.undefined.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.undefined.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030 \
-// RUN:   --image=file=%t.nvptx.resolves.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.amdgpu.resolves.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm22bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang22 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DRESOLVES -o "%t.nvptx.resolves.bc"
+// RUN: %clang22 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DRESOLVES -o "%t.amdgpu.resolves.bc"
+// RUN: %clang22 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DUNDEFINED -o "%t.nvptx.undefined.bc"
+// RUN: %clang22 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DUNDEFINED -o "%t.amdgpu.undefined.bc"
+// RUN: %llvm22bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.undefined.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.undefined.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030" \
+// RUN:   "--image=file=%t.nvptx.resolves.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.amdgpu.resolves.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm22bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o %t.a -o a.out 2>&1 \
+// RUN:   --linker-path=/usr/bin/ld "%t.o" "%t.a" -o a.out 2>&1 \
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.a %t.o -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-RESOLVES
+// RUN:   --linker-path=/usr/bin/ld "%t.a" "%t.o" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-RESOLVES
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img -dumpdir a.out.nvptx64.sm_70.img. --target=nvptx64-nvidia-cuda -march=sm_70 {{.*}}.o {{.*}}.o
@@ -64,22 +64,22 @@ int bar() { return weak; }
 //
 // Check that we can use --[no-]whole-archive to control extraction.
 //
-// RUN: %clang22 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o %t.nvptx.global.bc
-// RUN: %clang22 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o %t.amdgpu.global.bc
-// RUN: %llvm22bin/clang-offload-packager -o %t-lib.out \
-// RUN:   --image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_52 \
-// RUN:   --image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030 \
-// RUN:   --image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx90a
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t-lib.out
-// RUN: llvm-ar rcs %t.a %t.o
-// RUN: %llvm22bin/clang-offload-packager -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70 \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %clang22 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -DGLOBAL -o "%t.nvptx.global.bc"
+// RUN: %clang22 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -DGLOBAL -o "%t.amdgpu.global.bc"
+// RUN: %llvm22bin/clang-offload-packager -o "%t-lib.out" \
+// RUN:   "--image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.nvptx.global.bc,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_52" \
+// RUN:   "--image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030" \
+// RUN:   "--image=file=%t.amdgpu.global.bc,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx90a"
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t-lib.out"
+// RUN: llvm-ar rcs "%t.a" "%t.o"
+// RUN: %llvm22bin/clang-offload-packager -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=nvptx64-nvidia-cuda,arch=sm_70" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=amdgcn-amd-amdhsa,arch=gfx1030"
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld %t.o --whole-archive %t.a -o a.out 2>&1 \
-// RUN: | FileCheck %s --check-prefix=LIBRARY-WHOLE-ARCHIVE
+// RUN:   --linker-path=/usr/bin/ld "%t.o" --whole-archive "%t.a" -o a.out 2>&1 \
+// RUN: | FileCheck "%s" --check-prefix=LIBRARY-WHOLE-ARCHIVE
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img -dumpdir a.out.nvptx64.sm_70.img. --target=nvptx64-nvidia-cuda -march=sm_70 {{.*}}.o {{.*}}.o

@@ -15,18 +15,18 @@
 // An externally visible variable so static libraries extract.
 __attribute__((visibility("protected"), used)) int x;
 
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.elf.o
-// RUN: %clang22 -cc1 %s -triple nvptx64-nvidia-cuda -emit-llvm-bc -o %t.nvptx.bc
-// RUN: %clang22 -cc1 %s -triple amdgcn-amd-amdhsa -emit-llvm-bc -o %t.amdgpu.bc
-// RUN: %clang22 -cc1 %s -triple spirv64-unknown-unknown -emit-llvm-bc -o %t.spirv.bc
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.elf.o"
+// RUN: %clang22 -cc1 "%s" -triple nvptx64-nvidia-cuda -emit-llvm-bc -o "%t.nvptx.bc"
+// RUN: %clang22 -cc1 "%s" -triple amdgcn-amd-amdhsa -emit-llvm-bc -o "%t.amdgpu.bc"
+// RUN: %clang22 -cc1 "%s" -triple spirv64-unknown-unknown -emit-llvm-bc -o "%t.spirv.bc"
 
-// RUN: %llvm22bin/llvm-offload-binary -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu \
-// RUN:   --image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %llvm22bin/llvm-offload-binary -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu" \
+// RUN:   "--image=file=%t.elf.o,kind=openmp,triple=x86_64-unknown-linux-gnu"
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld.lld -r %t.o \
-// RUN:   %t.o -o a.out 2>&1 | FileCheck %s --check-prefix=RELOCATABLE-LINK
+// RUN:   --linker-path=/usr/bin/ld.lld -r "%t.o" \
+// RUN:   "%t.o" -o a.out 2>&1 | FileCheck "%s" --check-prefix=RELOCATABLE-LINK
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img -dumpdir a.out.x86_64..img. --target=x86_64-unknown-linux-gnu
@@ -34,13 +34,13 @@ __attribute__((visibility("protected"), used)) int x;
 // RELOCATABLE-LINK: /usr/bin/ld.lld{{.*}}-r
 // RELOCATABLE-LINK: llvm-objcopy{{.*}}a.out a.out.tmp-{{[^ ]+}} --remove-section .llvm.offloading
 
-// RUN: %llvm22bin/llvm-offload-binary -o %t.out \
-// RUN:   --image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89 \
-// RUN:   --image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89
-// RUN: %clang22 -cc1 %s -triple x86_64-unknown-linux-gnu -emit-obj -o %t.o -fembed-offload-object=%t.out
+// RUN: %llvm22bin/llvm-offload-binary -o "%t.out" \
+// RUN:   "--image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89" \
+// RUN:   "--image=file=%t.elf.o,kind=cuda,triple=nvptx64-nvidia-cuda,arch=sm_89"
+// RUN: %clang22 -cc1 "%s" -triple x86_64-unknown-linux-gnu -emit-obj -o "%t.o" "-fembed-offload-object=%t.out"
 // RUN: %clang-linker-wrapper --host-triple=x86_64-unknown-linux-gnu --dry-run \
-// RUN:   --linker-path=/usr/bin/ld.lld -r %t.o \
-// RUN:   %t.o -o a.out 2>&1 | FileCheck %s --check-prefix=RELOCATABLE-LINK-CUDA
+// RUN:   --linker-path=/usr/bin/ld.lld -r "%t.o" \
+// RUN:   "%t.o" -o a.out 2>&1 | FileCheck "%s" --check-prefix=RELOCATABLE-LINK-CUDA
 
 // Differs (docs/compat.md: device links); upstream expects:
 //   clang{{.*}} -o {{.*}}.img -dumpdir a.out.nvptx64.sm_89.img. --target=nvptx64-nvidia-cuda
