@@ -9,7 +9,10 @@ shim=$1
 shift
 dir=$(mktemp -d /tmp/XXXXXX) || exit 1
 status=0
-OMP_TARGET_OFFLOAD=MANDATORY OL_TMPFILE_DIR=$dir LD_PRELOAD=$shim \
-	LD_LIBRARY_PATH=${OL_OMP_LIBDIR:-/usr/lib/llvm-19/lib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@" || status=$?
+# LD_PRELOAD splits its list at spaces, and the build tree's path may have
+# one: the shim goes by its name, found in its directory on LD_LIBRARY_PATH.
+OMP_TARGET_OFFLOAD=MANDATORY OL_TMPFILE_DIR=$dir LD_PRELOAD=$(basename "$shim") \
+	LD_LIBRARY_PATH=${OL_OMP_LIBDIR:-/usr/lib/llvm-19/lib}:$(dirname "$shim")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	"$@" || status=$?
 rm -rf "$dir"
 exit $status

@@ -39,23 +39,24 @@ stop() {
 	done
 }
 
+# The paths are quoted: DIR may have a space in it (the build tree's path).
 nginx_config() {
 	cat <<CONF
 daemon off;
 master_process off;
-pid $dir/nginx.pid;
-error_log $dir/log;
+pid "$dir/nginx.pid";
+error_log "$dir/log";
 events { worker_connections 64; }
 http {
-	access_log $dir/access.log;
-	client_body_temp_path $dir/tmp/body;
-	proxy_temp_path $dir/tmp/proxy;
-	fastcgi_temp_path $dir/tmp/fastcgi;
-	uwsgi_temp_path $dir/tmp/uwsgi;
-	scgi_temp_path $dir/tmp/scgi;
+	access_log "$dir/access.log";
+	client_body_temp_path "$dir/tmp/body";
+	proxy_temp_path "$dir/tmp/proxy";
+	fastcgi_temp_path "$dir/tmp/fastcgi";
+	uwsgi_temp_path "$dir/tmp/uwsgi";
+	scgi_temp_path "$dir/tmp/scgi";
 	server {
 		listen 127.0.0.1:$port;
-		root $dir/root;
+		root "$dir/root";
 		client_max_body_size 0;
 		location / {
 			dav_methods PUT DELETE;

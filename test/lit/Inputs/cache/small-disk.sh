@@ -29,6 +29,10 @@ echo "small-disk: no mount namespace here; $dir made a $kib KiB disk by $shim" >
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 OL_SMALL_DISK_DIR=$dir
 OL_SMALL_DISK_BYTES=$((kib * 1024))
-LD_PRELOAD=$shim${LD_PRELOAD:+:$LD_PRELOAD}
-export ASAN_OPTIONS OL_SMALL_DISK_DIR OL_SMALL_DISK_BYTES LD_PRELOAD
+# LD_PRELOAD splits its list at spaces as well as colons, and the build tree's
+# path may have a space: the module goes by its name, found in its directory
+# first on LD_LIBRARY_PATH.
+LD_PRELOAD=$(basename "$shim")${LD_PRELOAD:+:$LD_PRELOAD}
+LD_LIBRARY_PATH=$(dirname "$shim")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export ASAN_OPTIONS OL_SMALL_DISK_DIR OL_SMALL_DISK_BYTES LD_PRELOAD LD_LIBRARY_PATH
 exec "$@"

@@ -48,6 +48,7 @@ munged --force --socket="$munge/munge.socket" --key-file="$munge/munge.key" \
 ctld_port=$(pick_port)
 slurmd_port=$(pick_port)
 cpus=$(nproc)
+# DIR's paths are quoted: it may have a space in it (the build tree's path).
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=offloadlink
 SlurmctldHost=localhost(127.0.0.1)
@@ -58,12 +59,12 @@ AuthInfo=socket=$munge/munge.socket
 CredType=cred/munge
 SlurmUser=$(id -un)
 SlurmdUser=$(id -un)
-StateSaveLocation=$dir/state
+StateSaveLocation="$dir/state"
 SlurmdSpoolDir=$spool
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
-SlurmctldLogFile=$dir/slurmctld.log
-SlurmdLogFile=$dir/slurmd.log
+SlurmctldPidFile="$dir/slurmctld.pid"
+SlurmdPidFile="$dir/slurmd.pid"
+SlurmctldLogFile="$dir/slurmctld.log"
+SlurmdLogFile="$dir/slurmd.log"
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SchedulerType=sched/builtin
