@@ -221,9 +221,12 @@ check() {
 	imgdir=$(mktemp -d /tmp/XXXXXX)
 	rm -f "$program.registrations"
 	show "./$program"
+	# LD_PRELOAD splits its list at spaces, and the build tree's path may
+	# have one: the shim goes by its name, found in its directory on
+	# LD_LIBRARY_PATH.
 	OL_TMPFILE_DIR=$imgdir OL_REGISTRATION_LOG=$PWD/$program.registrations \
-		LD_PRELOAD=$shim OMP_TARGET_OFFLOAD=MANDATORY \
-		LD_LIBRARY_PATH=$runtime_libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		LD_PRELOAD=$(basename "$shim") OMP_TARGET_OFFLOAD=MANDATORY \
+		LD_LIBRARY_PATH=$runtime_libdir:$(dirname "$shim")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 		"./$program" >"$program.out" 2>"$program.err" || status=$?
 	rm -rf "$imgdir"
 	cat "$program.out"

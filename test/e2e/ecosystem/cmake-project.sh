@@ -23,8 +23,9 @@ for way in cache package; do
 	for generator in Ninja "Unix Makefiles"; do
 		build=$work/$way-$(echo "$generator" | tr -d ' ')
 		if [ $way = cache ]; then
-			set -- "-DCMAKE_EXE_LINKER_FLAGS=--config=$prefix/share/offload-link/clang.cfg $stats" \
-				"-DCMAKE_SHARED_LINKER_FLAGS=--config=$prefix/share/offload-link/clang.cfg $stats"
+			# The flags are a command line's text: the path quoted (it may have a space).
+			set -- "-DCMAKE_EXE_LINKER_FLAGS=\"--config=$prefix/share/offload-link/clang.cfg\" $stats" \
+				"-DCMAKE_SHARED_LINKER_FLAGS=\"--config=$prefix/share/offload-link/clang.cfg\" $stats"
 		else
 			set -- -DOFFLOAD_LINK_PACKAGE=ON "-DCMAKE_PREFIX_PATH=$prefix" \
 				"-DCMAKE_EXE_LINKER_FLAGS=$stats" "-DCMAKE_SHARED_LINKER_FLAGS=$stats"

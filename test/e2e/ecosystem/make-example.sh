@@ -8,6 +8,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "make-example: $*" >&2; exit 1; }
 
 rm -rf "$work" && mkdir -p "$work"
+# make pastes OFFLOAD_LINK into a shell command line: the tool quoted, as its
+# path may have a space in it.
+tool="\"$tool\""
 cp "$here/../../../examples/make/Makefile" "$here/../../../examples/make/"*.c "$work/"
 cd "$work"
 make -j4 OFFLOAD_LINK="$tool --stats" app >build.log 2>&1 || { cat build.log; fail "make failed"; }

@@ -15,12 +15,13 @@ rm -rf "$work" && mkdir -p "$work"
 fail() { echo "offload-flags-project: $*" >&2; exit 1; }
 
 targets=-fopenmp-targets=x86_64-unknown-linux-gnu
-link_flags="-fopenmp $targets -O3 -B $wrapper_dir -Wl,--stats"
+# The flags are a command line's text: the directory quoted (it may have a space).
+link_flags="-fopenmp $targets -O3 -B \"$wrapper_dir\" -Wl,--stats"
 build=$work/build
 cmake -S "$here/offload-flags-project" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-19 \
 	-DCMAKE_NINJA_FORCE_RESPONSE_FILE=ON \
 	"-DCMAKE_EXE_LINKER_FLAGS=$link_flags" \
-	"-DOFFLOAD_FLAGS=-fopenmp $targets -O3 -B $wrapper_dir" \
+	"-DOFFLOAD_FLAGS=-fopenmp $targets -O3 -B \"$wrapper_dir\"" \
 	"-DOFFLOAD_COMPILE_OPTIONS=-fopenmp;$targets" >"$work/configure.log" 2>&1 ||
 	{ cat "$work/configure.log" "$build"/CMakeFiles/CMake*.log 2>/dev/null | tail -60
 	  fail "configure failed: a probe did not link"; }
