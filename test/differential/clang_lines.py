@@ -200,9 +200,11 @@ def prepare(case):
 
 def run_program(path, release, shim, cwd):
     env = dict(os.environ)
-    env.update({"OMP_TARGET_OFFLOAD": "MANDATORY", "LD_PRELOAD": shim,
+    # LD_PRELOAD splits its list at spaces, and the build tree's path may have
+    # one: the shim goes by its name, found in its directory on LD_LIBRARY_PATH.
+    env.update({"OMP_TARGET_OFFLOAD": "MANDATORY", "LD_PRELOAD": os.path.basename(shim),
                 "OL_TMPFILE_DIR": os.path.join(cwd, "tmp"),
-                "LD_LIBRARY_PATH": release.runtime})
+                "LD_LIBRARY_PATH": release.runtime + ":" + os.path.dirname(shim)})
     os.makedirs(env["OL_TMPFILE_DIR"], exist_ok=True)
     return run([path], cwd, env, check=False)
 

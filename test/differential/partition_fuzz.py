@@ -1198,7 +1198,11 @@ def run_env(tools, tmpdir):
     env["LD_LIBRARY_PATH"] = OMP_LIBDIR + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH")
                                            else "")
     if tools.shim:
-        env["LD_PRELOAD"] = tools.shim
+        # LD_PRELOAD splits its list at spaces, and the build tree's path may
+        # have one: the shim goes by its name, found in its directory on
+        # LD_LIBRARY_PATH.
+        env["LD_PRELOAD"] = os.path.basename(tools.shim)
+        env["LD_LIBRARY_PATH"] += ":" + os.path.dirname(tools.shim)
         env["OL_TMPFILE_DIR"] = tmpdir
     env.pop("OL_REGISTRATION_LOG", None)
     return env
@@ -1268,7 +1272,11 @@ def repro_script(tools, prog, modes):
     if tools.shim:
         # The CPU plugin's image files go to a directory removed afterwards.
         lines.append("tmp=$(mktemp -d /tmp/XXXXXX)")
-        run_prefix += " OL_TMPFILE_DIR=$tmp LD_PRELOAD=%s" % shlex.quote(tools.shim)
+        # The shim by its name, from its directory (see run_env).
+        run_prefix = "OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=%s" % shlex.quote(
+            OMP_LIBDIR + ":" + os.path.dirname(tools.shim))
+        run_prefix += " OL_TMPFILE_DIR=$tmp LD_PRELOAD=%s" % shlex.quote(
+            os.path.basename(tools.shim))
     for mode in modes:
         lines.append("%s ./%s; echo \"exit $?\"" % (run_prefix, exe_name(mode)))
     if tools.shim:

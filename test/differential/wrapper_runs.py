@@ -41,12 +41,14 @@ class Run:
 
 def normalize(line, temp_dirs):
     """The host command with the random parts of temporary names made equal."""
+    # The directories first: their paths may have spaces (the build tree's),
+    # and the words are split at spaces.
+    for d in temp_dirs:
+        line = line.replace(d, "$TMP/")
     words = []
     for word in line.split(" "):
-        if any(word.startswith(d) or word.startswith('"' + d) for d in temp_dirs):
+        if word.startswith("$TMP/") or word.startswith('"$TMP/'):
             word = _TEMP_SUFFIX.sub("-XXXXXX", word)
-            for d in temp_dirs:
-                word = word.replace(d, "$TMP/")
         word = _PRIVATE_OUTPUT.sub("", word)
         words.append(word)
     return " ".join(words)
@@ -62,9 +64,11 @@ def host_lines(stderr, linker_path, temp_dirs):
     prefix = ' "%s" ' % linker_path
     out = []
     for line in stderr.splitlines():
-        if (line.startswith(prefix) or line == prefix.rstrip()) and \
-                not _DEVICE_IMAGE_OUTPUT.search(line):
-            out = [normalize(line.rstrip(), temp_dirs)]
+        if line.startswith(prefix) or line == prefix.rstrip():
+            # Normalized first: the image's directory may have a space.
+            line = normalize(line.rstrip(), temp_dirs)
+            if not _DEVICE_IMAGE_OUTPUT.search(line):
+                out = [line]
     return out
 
 
