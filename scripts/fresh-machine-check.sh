@@ -17,9 +17,10 @@
 # at /usr/local/cuda comes with the machine image, not from a package, so it is
 # bound in read-only.  The commands are read from README.md (the `sh` block
 # under "Set up"), run as root inside the chroot in a clone at
-# /root/src/offload-link (a folder named src above it, as users clone), each timed; the output of
-# each goes to DIR.logs/<n>.log and its last lines are shown.  Exit status 0
-# when both commands succeed.
+# "/root/src/my projects/offload-link" (a folder named src above it, as users
+# clone, and a space in its path), each timed; the output of each goes to
+# DIR.logs/<n>.log and its last lines are shown.  Exit status 0 when both
+# commands succeed.
 #
 # Needs root (mmdebstrap, chroot, mounts in a private mount namespace) and the
 # mmdebstrap package; several GB of disk and network access to the mirror.
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--dir) dir=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--rev) rev=$2; shift 2 ;;
-	-h | --help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "fresh-machine-check.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -66,12 +67,11 @@ mmdebstrap --quiet --variant=minbase --mode=root bookworm "$dir" "$sources" >"$l
 	{ tail -20 "$logs/mmdebstrap.log" >&2; die "mmdebstrap failed (log: $logs/mmdebstrap.log)"; }
 echo "made in $(($(date +%s) - start)) s; nothing installed but minbase: $(chroot "$dir" dpkg-query -W | wc -l) packages"
 
-# Where many people clone (~/src/<project>): no test may depend on where the
-# tree lives.  (Not yet a path with a space: lit's %t and %s are unquoted in
-# the tests' RUN lines, and some end-to-end scripts split such a path.)
-clone="/root/src/offload-link"
+# Where many people clone (~/src/<project>), under a folder with a space in
+# its name: no test may depend on where the tree lives.
+clone="/root/src/my projects/offload-link"
 say "fresh clone of $(git -C "$repo" rev-parse --short "$rev") into $clone"
-mkdir -p "$dir/root/src"
+mkdir -p "$(dirname "$dir$clone")"
 git clone --quiet --no-local --no-checkout "$repo" "$dir$clone"
 git -C "$dir$clone" checkout --quiet --detach "$(git -C "$repo" rev-parse "$rev")"
 
