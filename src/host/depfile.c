@@ -46,9 +46,43 @@ static int dropped(const char *word, size_t len, const char *const *drop, size_t
 	return hit;
 }
 
+/* GNU ld (2.40) writes one name a line and does not escape its blanks: a
+ * line that is a dropped name as it is ("  name \\" or "name:") goes whole,
+ * before the lines are split into words. */
+static char *without_whole_lines(const char *in, size_t size, const char *const *drop, size_t n,
+				 size_t *out_size)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t pos = 0;
+
+	while (pos < size) {
+		size_t end = pos, b, e;
+		int hit = 0;
+
+		while (end < size && in[end] != '\n')
+			end++;
+		b = pos;
+		e = end;
+		while (b < e && (in[b] == ' ' || in[b] == '\t'))
+			b++;
+		if (e - b >= 2 && in[e - 1] == '\\' && in[e - 2] == ' ')
+			e -= 2;
+		else if (e > b && in[e - 1] == ':')
+			e--;
+		if (e > b && memchr(in + b, ' ', e - b))
+			for (size_t i = 0; i < n && !hit; i++)
+				hit = strlen(drop[i]) == e - b && memcmp(drop[i], in + b, e - b) == 0;
+		if (!hit)
+			strbuf_add(&out, in + pos, end - pos + (end < size));
+		pos = end + (end < size);
+	}
+	*out_size = out.len;
+	return strbuf_detach(&out);
+}
+
 /* One logical line (continuations joined) at a time. */
-char *ol_depfile_without(const char *in, size_t size, const char *const *drop, size_t n,
-			 size_t *out_size)
+static char *without_words(const char *in, size_t size, const char *const *drop, size_t n,
+			   size_t *out_size)
 {
 	struct strbuf out = STRBUF_INIT;
 	size_t pos = 0;
@@ -110,6 +144,17 @@ char *ol_depfile_without(const char *in, size_t size, const char *const *drop, s
 	}
 	*out_size = out.len;
 	return strbuf_detach(&out);
+}
+
+char *ol_depfile_without(const char *in, size_t size, const char *const *drop, size_t n,
+			 size_t *out_size)
+{
+	size_t whole_size;
+	char *whole = without_whole_lines(in, size, drop, n, &whole_size);
+	char *out = without_words(whole, whole_size, drop, n, out_size);
+
+	free(whole);
+	return out;
 }
 
 const char *ol_depfile_path(const struct ol_cmdline *cl)

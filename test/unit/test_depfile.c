@@ -38,6 +38,11 @@ int main(void)
 	current_test = "escaped spaces";
 	CHECK(becomes("app: \\\n  /tmp/my\\ dir/w.o \\\n  a\\ b.o\n\n/tmp/my\\ dir/w.o:\n\na\\ b.o:\n",
 		      spaced, 1, "app: \\\n  a\\ b.o\n\na\\ b.o:\n"));
+	/* GNU ld 2.40: a name a line, its blanks as they are. */
+	current_test = "GNU ld, unescaped blanks";
+	CHECK(becomes("app: \\\n  main.o \\\n  /tmp/my dir/w.o \\\n  k.o\n\nmain.o:\n\n"
+		      "/tmp/my dir/w.o:\n\nk.o:\n",
+		      spaced, 1, "app: \\\n  main.o \\\n  k.o\n\nmain.o:\n\nk.o:\n"));
 	current_test = "a target named like the file stays";
 	CHECK(becomes("/tmp/app.openmp.image.wrapper-Ab12Cd.o: \\\n  x.o\n", tmp, 1,
 		      "/tmp/app.openmp.image.wrapper-Ab12Cd.o: \\\n  x.o\n"));
