@@ -116,9 +116,10 @@ struct ol_lto_request {
 	 * entries below npartitions). */
 	const unsigned *module_partition;
 	size_t npartitions;
-	/* split(): asked of each partition once its key is made (may be
-	 * NULL: all are wanted); 0 leaves its bitcode unwritten (parts[p]
-	 * empty), as when the caller has its products already. */
+	/* split(): asked of each partition once its key is made, with
+	 * key = &keys[partition], filled (may be NULL: all are wanted); 0
+	 * leaves its bitcode unwritten (parts[p] empty), as when the caller
+	 * has its products already. */
 	int (*partition_wanted)(void *arg, size_t partition, const struct ol_buffer *key);
 	void *partition_arg;
 	enum ol_lto_mode mode;

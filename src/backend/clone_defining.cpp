@@ -27,8 +27,8 @@
  * numbered in module order; the names are put back for the code.  The C
  * API cannot rename a struct type.
  *
- * Built with the backend (C++17, no exceptions, no RTTI, as libLLVM is);
- * the only other C++ of offload-link is remarks.cpp, for the same reason.
+ * Built with the backend (C++17, no exceptions, no RTTI, as libLLVM is),
+ * as the backend's other C++ files are, for the same reason.
  */
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
@@ -91,6 +91,16 @@ llvm::GlobalValue *declare_alias(llvm::Module &clone, const llvm::GlobalAlias &a
 					alias.getType()->getAddressSpace());
 }
 
+/* A function declared only: what copyAttributesFrom took of its body
+ * (personality, prefix and prologue data) would name the merged module's
+ * globals. */
+void forget_body_constants(llvm::Function *fn)
+{
+	fn->setPersonalityFn(nullptr);
+	fn->setPrefixData(nullptr);
+	fn->setPrologueData(nullptr);
+}
+
 /* A global the partition was not meant to name (metadata may, a template
  * parameter's value say) becomes a declaration when something maps it,
  * so that nothing of the clone points into the merged module. */
@@ -116,22 +126,27 @@ private:
 	{
 		if (auto *alias = llvm::dyn_cast<llvm::GlobalAlias>(gv))
 			return declare_alias(clone, *alias);
+		/* A declaration keeps its linkage (extern_weak stays weak), as in
+		 * CloneModule; a definition left out becomes an external one. */
+		llvm::GlobalValue::LinkageTypes linkage =
+			gv->isDeclaration() ? gv->getLinkage() : llvm::GlobalValue::ExternalLinkage;
+
 		if (auto *fn = llvm::dyn_cast<llvm::Function>(gv)) {
 			llvm::Function *decl = llvm::Function::Create(
-				fn->getFunctionType(), llvm::GlobalValue::ExternalLinkage,
-				fn->getAddressSpace(), fn->getName(), &clone);
+				fn->getFunctionType(), linkage, fn->getAddressSpace(), fn->getName(),
+				&clone);
 			decl->copyAttributesFrom(fn);
-			decl->setLinkage(llvm::GlobalValue::ExternalLinkage);
-			decl->setPersonalityFn(nullptr);
+			decl->setLinkage(linkage);
+			forget_body_constants(decl);
 			return decl;
 		}
 		if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(gv)) {
 			auto *decl = new llvm::GlobalVariable(
-				clone, var->getValueType(), var->isConstant(),
-				llvm::GlobalValue::ExternalLinkage, nullptr, var->getName(), nullptr,
-				var->getThreadLocalMode(), var->getType()->getAddressSpace());
+				clone, var->getValueType(), var->isConstant(), linkage, nullptr,
+				var->getName(), nullptr, var->getThreadLocalMode(),
+				var->getType()->getAddressSpace());
 			decl->copyAttributesFrom(var);
-			decl->setLinkage(llvm::GlobalValue::ExternalLinkage);
+			decl->setLinkage(linkage);
 			return decl;
 		}
 		return nullptr;
@@ -266,7 +281,7 @@ LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 			}
 			if (what[i] != 2) {
 				copy->setLinkage(llvm::GlobalValue::ExternalLinkage);
-				copy->setPersonalityFn(nullptr);
+				forget_body_constants(copy);
 				continue;
 			}
 			auto arg = copy->arg_begin();
@@ -310,10 +325,6 @@ LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 	return llvm::wrap(clone.release());
 }
 
-/* nvvm.annotations keeps the entries of the partition's definitions (the
- * others point at nothing once their declarations are gone); llvm.ident
- * keeps one of each; omp_offload.info, the compiler's table of every
- * input's target regions, which no pass after clang reads, goes. */
 /* The debug-info compile units the module's code and data reach: through
  * the metadata of its definitions and their instructions (debug records
  * too, LLVM 19 on), and of the other named lists. */
@@ -422,6 +433,10 @@ static void prune_compile_units(llvm::Module *m)
 		list->addOperand(unit);
 }
 
+/* nvvm.annotations keeps the entries of the partition's definitions (the
+ * others point at nothing once their declarations are gone); llvm.ident
+ * keeps one of each; omp_offload.info, the compiler's table of every
+ * input's target regions, which no pass after clang reads, goes. */
 void ol_be_prune_named_metadata(LLVMModuleRef mod)
 {
 	llvm::Module *m = llvm::unwrap(mod);

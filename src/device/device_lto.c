@@ -201,7 +201,7 @@ static int whole_product_from_cache(struct ol_group *g, const struct ol_link_con
 	}
 	ol_group_keep_remarks(g, &remarks);
 	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s: from the device-link cache "
-		      "(the native objects beside it changed)", req->nmodules,
+		      "(its product, apart from the native objects beside it)", req->nmodules,
 		      req->nmodules == 1 ? "" : "s", g->triple, *g->arch ? " " : "", g->arch);
 	path = ol_temp_write(prefix, whole_product_ext(lto), found.data, found.size);
 	ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
@@ -222,7 +222,7 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	char key[OL_CACHE_KEY_HEX];
 	char *err = NULL, *prefix;
 	const char *path;
-	int rc, cached = 0;
+	int rc, use_cache = 0;
 
 	if (ol_spawn_config()->dry_run)
 		return lto_output_name_only(g, ctx, lto, files);
@@ -245,8 +245,8 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	/* A group of bitcode alone is cached whole, as its image; one with
 	 * native objects keeps its bitcode's product apart (not when
 	 * --save-temps asks for the files made). */
-	cached = ctx->cache && !ctx->cl->save_temps && !req.whole_program;
-	rc = cached ? whole_product_from_cache(g, ctx, lto, &req, prefix, key, files) : 0;
+	use_cache = ctx->cache && !ctx->cl->save_temps && !req.whole_program;
+	rc = use_cache ? whole_product_from_cache(g, ctx, lto, &req, prefix, key, files) : 0;
 	if (rc != 0) {
 		ol_group_lto_request_release(&req);
 		free(prefix);
@@ -264,9 +264,9 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
 		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
 				      *g->arch ? " " : "", g->arch);
-		rc = path ? push_lto_product(g, ctx, lto, path, cached ? &product : NULL, files)
+		rc = path ? push_lto_product(g, ctx, lto, path, use_cache ? &product : NULL, files)
 			  : -1;
-		if (rc == 0 && cached) {
+		if (rc == 0 && use_cache) {
 			ol_cache_put(ctx->cache, key, product.data, product.size);
 			ol_remarks_cache_put(ctx->cache, g, key, &remarks);
 		}

@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 
 /* Bumped whenever what a key covers changes. */
-#define CACHE_FORMAT "offload-link device-link cache 3"
+#define CACHE_FORMAT "offload-link device-link cache 4"
 
 /* ---- tools, files and images ------------------------------------------------------ */
 
@@ -280,7 +280,8 @@ static void key_preserved(struct ol_sha256 *h, const char *const *preserve)
 	while (preserve && preserve[n])
 		n++;
 	sorted = ol_xcalloc(n ? n : 1, sizeof(*sorted));
-	memcpy(sorted, preserve, n * sizeof(*sorted));
+	if (n)
+		memcpy(sorted, preserve, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), compare_names);
 	for (size_t i = 0; i < n; i++)
 		distinct += i == 0 || strcmp(sorted[i - 1], sorted[i]) != 0;

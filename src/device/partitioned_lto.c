@@ -354,11 +354,15 @@ static int has_code(const struct partition_run *run, size_t p)
 static int partition_wanted(void *arg, size_t p, const struct ol_buffer *key)
 {
 	struct partition_run *run = arg;
+	struct ol_diag_buffer *previous;
 
-	(void)key; /* run->keys[p], which look_up() reads */
-	if (p >= run->nparts)
+	/* key is run->keys[p] (backend.h), which look_up() reads. */
+	if (p >= run->nparts || key != &run->keys[p])
 		return 1;
+	/* The cache's messages join the partition's, in partition order. */
+	previous = ol_diag_capture_begin(&run->diags[p]);
 	look_up(run, p);
+	ol_diag_capture_begin(previous);
 	return !run->have_product[p] || (run->lto->codegen_partitions && !run->have_object[p]);
 }
 

@@ -198,6 +198,7 @@ static const char *member_display(const char *path, const char *member)
 	s[plen] = '(';
 	memcpy(s + plen + 1, member, mlen);
 	s[plen + 1 + mlen] = ')';
+	s[plen + 2 + mlen] = '\0';
 	return s;
 }
 
