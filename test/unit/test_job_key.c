@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "offload/backend.h"
 #include "offload/cache.h"
 #include "offload/cmdline.h"
 #include "offload/device_link.h"
@@ -471,6 +472,77 @@ static void test_remark_spellings(void)
 	      !ol_is_remark_arg("-inline-threshold=1"));
 }
 
+/* The key of a mixed link's bitcode product (ol_lto_product_job_key):
+ * the symbols the native objects need count as a set, the bitcode images
+ * in order, and the processor decides. */
+static void product_key(const char *cpu, const char *const *preserve, int swap,
+			char key[OL_CACHE_KEY_HEX])
+{
+	static const uint8_t a[] = "BC\xc0\xde one", b[] = "BC\xc0\xde two";
+	struct ol_device_image ia, ib, *images[2];
+	struct ol_cmdline cl;
+	struct ol_inputs in;
+	struct ol_link_context ctx;
+	struct ol_group g;
+	struct ol_lto_request req;
+
+	memset(&ia, 0, sizeof(ia));
+	memset(&ib, 0, sizeof(ib));
+	ia.bin.image_kind = ib.bin.image_kind = OL_IMG_BITCODE;
+	ia.bin.image = a;
+	ia.bin.image_size = sizeof(a);
+	ib.bin.image = b;
+	ib.bin.image_size = sizeof(b);
+	images[0] = swap ? &ib : &ia;
+	images[1] = swap ? &ia : &ib;
+	CHECK(parse(&cl, NULL, NULL, 0) == 0);
+	memset(&in, 0, sizeof(in));
+	memset(&ctx, 0, sizeof(ctx));
+	memset(&g, 0, sizeof(g));
+	memset(&req, 0, sizeof(req));
+	ctx.cl = &cl;
+	ctx.in = &in;
+	ctx.flavor = OL_FLAVOR_22;
+	ctx.exe_name = "app";
+	g.triple = NVPTX;
+	g.arch = "sm_90";
+	g.target = ol_target_for(NVPTX);
+	g.kinds = OL_OFK_OPENMP;
+	ol_group_prepare(&g, &ctx);
+	g.images = images;
+	g.nimages = 2;
+	g.image_ids = NULL;
+	req.cpu = cpu;
+	req.features = "";
+	req.preserve = preserve;
+	ol_lto_product_job_key(NULL, &g, &ctx, "cubin", &req, key);
+	strvec_release(&g.linker_args);
+	strvec_release(&g.compiler_args);
+	strvec_release(&g.key_args);
+	free(g.route_reason);
+	ol_cmdline_release(&cl);
+}
+
+static void test_product_key(void)
+{
+	static const char *const ab[] = { "__kmpc_barrier", "__kmpc_target_init", NULL };
+	static const char *const ba_twice[] = { "__kmpc_target_init", "__kmpc_barrier",
+						"__kmpc_target_init", NULL };
+	static const char *const abc[] = { "__kmpc_barrier", "__kmpc_target_init", "printf", NULL };
+	char base[OL_CACHE_KEY_HEX], other[OL_CACHE_KEY_HEX];
+
+	current_test = "mixed product key";
+	product_key("sm_90", ab, 0, base);
+	product_key("sm_90", ba_twice, 0, other);
+	CHECK(strcmp(base, other) == 0);
+	product_key("sm_90", abc, 0, other);
+	CHECK(strcmp(base, other) != 0);
+	product_key("sm_90", ab, 1, other);
+	CHECK(strcmp(base, other) != 0);
+	product_key("sm_80", ab, 0, other);
+	CHECK(strcmp(base, other) != 0);
+}
+
 int main(void)
 {
 	/* --builtin-bitcode's sample names a file the group stage maps. */
@@ -479,6 +551,7 @@ int main(void)
 	CHECK(builtins && fputs("BC\xc0\xde", builtins) >= 0 && fclose(builtins) == 0);
 	test_key_args();
 	test_remark_spellings();
+	test_product_key();
 	test_every_record();
 	if (failures)
 		fprintf(stderr, "%d failure(s)\n", failures);
