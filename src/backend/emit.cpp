@@ -35,16 +35,20 @@ extern "C" void ol_be_order_globals_by_use(LLVMModuleRef mod);
 
 namespace {
 
-/* The global variables an initializer names, in operand order. */
-void used_globals(const llvm::Value *value, std::vector<llvm::GlobalVariable *> &out)
+/* The global variables an initializer names, in operand order; a constant
+ * the initializer shares is walked once (constants form a DAG). */
+void used_globals(const llvm::Value *value, llvm::SmallPtrSet<const llvm::Value *, 16> &seen,
+		  std::vector<llvm::GlobalVariable *> &out)
 {
+	if (!seen.insert(value).second)
+		return;
 	if (auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(value)) {
 		out.push_back(const_cast<llvm::GlobalVariable *>(gv));
 		return;
 	}
 	if (auto *user = llvm::dyn_cast<llvm::User>(value))
 		for (const llvm::Use &op : user->operands())
-			used_globals(op.get(), out);
+			used_globals(op.get(), seen, out);
 }
 
 void place_after_its_uses(llvm::GlobalVariable *gv, llvm::SmallPtrSet<llvm::GlobalVariable *, 32> &placed,
@@ -52,11 +56,12 @@ void place_after_its_uses(llvm::GlobalVariable *gv, llvm::SmallPtrSet<llvm::Glob
 			  std::vector<llvm::GlobalVariable *> &order)
 {
 	std::vector<llvm::GlobalVariable *> used;
+	llvm::SmallPtrSet<const llvm::Value *, 16> seen;
 
 	if (placed.count(gv) || !placing.insert(gv).second)
 		return;
 	if (gv->hasInitializer())
-		used_globals(gv->getInitializer(), used);
+		used_globals(gv->getInitializer(), seen, used);
 	for (llvm::GlobalVariable *other : used)
 		if (other->getParent() == gv->getParent())
 			place_after_its_uses(other, placed, placing, order);
