@@ -160,22 +160,32 @@ static const char *whole_product_ext(const struct ol_lto_settings *lto)
 	return lto->assemble && !lto->emit_bitcode ? lto->assembled_ext : lto_output_ext(lto);
 }
 
-/* The LTO result at `path` (a temp file), or the object the family's
- * assembler makes of it, pushed on `files`; *product_out gets its bytes
- * when wanted (for the cache). */
-static int push_lto_product(const struct ol_group *g, const struct ol_link_context *ctx,
-			    const struct ol_lto_settings *lto, const char *path,
-			    struct ol_buffer *product_out, struct strvec *files)
+/* The LTO result, the last of `files`, becomes the object the family's
+ * assembler makes of it, if the family has one; *product_out gets the
+ * product's bytes when wanted (for the cache): `out` itself, or the
+ * assembler's output read back. */
+static int finish_lto_product(const struct ol_group *g, const struct ol_link_context *ctx,
+			      const struct ol_lto_settings *lto, struct ol_buffer *out,
+			      struct ol_buffer *product_out, struct strvec *files)
 {
-	const char *assembled = path;
+	char **last = &files->v[files->nr - 1];
+	const char *assembled;
 
-	if (lto->assemble && !lto->emit_bitcode &&
-	    !(assembled = lto->assemble(g, ctx, path)))
+	if (!lto->assemble || lto->emit_bitcode) {
+		if (product_out) {
+			*product_out = *out;
+			out->data = NULL;
+			out->size = 0;
+		}
+		return 0;
+	}
+	if (!(assembled = lto->assemble(g, ctx, *last)))
 		return -1;
+	free(*last);
+	*last = ol_xstrdup(assembled);
 	if (product_out && ol_read_whole_file(assembled, &product_out->data,
 					      &product_out->size) < 0)
 		return ol_error("cannot read '%s': %s", assembled, strerror(errno));
-	strvec_push(files, assembled);
 	return 0;
 }
 
@@ -189,8 +199,8 @@ static int whole_product_from_cache(struct ol_group *g, const struct ol_link_con
 				    char key[OL_CACHE_KEY_HEX], struct strvec *files)
 {
 	struct ol_cache_lookup found;
-	struct ol_buffer remarks = { NULL, 0 };
-	const char *path;
+	struct ol_buffer remarks = { NULL, 0 }, product;
+	int rc;
 
 	ol_lto_product_job_key(ctx->cache, g, ctx, whole_product_ext(lto), req, key);
 	if (!ol_cache_get(ctx->cache, key, &found))
@@ -203,14 +213,11 @@ static int whole_product_from_cache(struct ol_group *g, const struct ol_link_con
 	ol_spawn_note("LTO of %zu bitcode module%s for %s%s%s: from the device-link cache "
 		      "(its product, apart from the native objects beside it)", req->nmodules,
 		      req->nmodules == 1 ? "" : "s", g->triple, *g->arch ? " " : "", g->arch);
-	path = ol_temp_write(prefix, whole_product_ext(lto), found.data, found.size);
-	ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
-			      *g->arch ? " " : "", g->arch);
+	product.data = found.data;
+	product.size = found.size;
+	rc = ol_group_add_lto_output(g, prefix, whole_product_ext(lto), &product, files);
 	free(found.data);
-	if (!path)
-		return -1;
-	strvec_push(files, path);
-	return 1;
+	return rc < 0 ? -1 : 1;
 }
 
 int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
@@ -221,7 +228,6 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 	struct ol_buffer out = { NULL, 0 }, remarks = { NULL, 0 }, product = { NULL, 0 };
 	char key[OL_CACHE_KEY_HEX];
 	char *err = NULL, *prefix;
-	const char *path;
 	int rc, use_cache = 0;
 
 	if (ol_spawn_config()->dry_run)
@@ -261,11 +267,10 @@ int ol_group_run_lto(struct ol_group *g, const struct ol_link_context *ctx,
 		ol_group_keep_remarks(g, &remarks);
 		ol_group_lto_failed(g, "", err);
 	} else {
-		path = ol_temp_write(prefix, lto_output_ext(lto), out.data, out.size);
-		ol_temp_name_describe(path, "[device LTO output for %s%s%s]", g->triple,
-				      *g->arch ? " " : "", g->arch);
-		rc = path ? push_lto_product(g, ctx, lto, path, use_cache ? &product : NULL, files)
-			  : -1;
+		rc = ol_group_add_lto_output(g, prefix, lto_output_ext(lto), &out, files);
+		if (rc == 0)
+			rc = finish_lto_product(g, ctx, lto, &out, use_cache ? &product : NULL,
+						files);
 		if (rc == 0 && use_cache) {
 			ol_cache_put(ctx->cache, key, product.data, product.size);
 			ol_remarks_cache_put(ctx->cache, g, key, &remarks);

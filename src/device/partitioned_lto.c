@@ -349,6 +349,13 @@ static int has_code(const struct partition_run *run, size_t p)
 	return run->keys[p].size != 0;
 }
 
+/* Whether partition p still has something to build. */
+static int partition_missing(const struct partition_run *run, size_t p)
+{
+	return has_code(run, p) &&
+	       (!run->have_product[p] || (run->lto->codegen_partitions && !run->have_object[p]));
+}
+
 /* split()'s question once partition p's key is made: its bitcode is
  * wanted unless the cache has what would be made of it. */
 static int partition_wanted(void *arg, size_t p, const struct ol_buffer *key)
@@ -363,7 +370,7 @@ static int partition_wanted(void *arg, size_t p, const struct ol_buffer *key)
 	previous = ol_diag_capture_begin(&run->diags[p]);
 	look_up(run, p);
 	ol_diag_capture_begin(previous);
-	return !run->have_product[p] || (run->lto->codegen_partitions && !run->have_object[p]);
+	return partition_missing(run, p);
 }
 
 /* One partition's product, on whichever thread of the pool takes it. */
@@ -382,8 +389,7 @@ static void partition_item(void *arg, size_t p)
 		return;
 	}
 	started = ol_stats_now_ms();
-	if (!run->have_product[p])
-		look_up(run, p);
+	look_up(run, p);
 	run->status[p] = partition_product(run, p, &run->parts[p], &run->products[p]);
 	/* Not from the cache (-1) nor the distributor (its time). */
 	if (run->ms[p] == 0)
@@ -391,13 +397,6 @@ static void partition_item(void *arg, size_t p)
 	if (run->status[p] == 0 && run->lto->codegen_partitions)
 		run->status[p] = codegen_product(run, p);
 	ol_diag_capture_begin(previous);
-}
-
-/* Whether partition p still has something to build. */
-static int partition_missing(const struct partition_run *run, size_t p)
-{
-	return has_code(run, p) &&
-	       (!run->have_product[p] || (run->lto->codegen_partitions && !run->have_object[p]));
 }
 
 /* --device-lto-distributor: the partitions the cache does not hold go to
