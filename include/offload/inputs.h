@@ -126,10 +126,12 @@ struct ol_inputs {
 	int entries_abi;             /* from the host objects that carry offload entries */
 };
 
-/* Scans every input.  be may be NULL until a bitcode input needs it: the
- * scanner then calls ol_backend_get() (backend.h).  Returns 0, or -1 if
- * errors were reported. */
-int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in);
+/* Scans every input; a bitcode input loads the backend (backend.h).
+ * beside_host_link: a speculative host link runs meanwhile (host_link.h),
+ * so the link waits for the linker, not the scan: one thread reads, and
+ * the other core is the linker's.  Otherwise a second thread reads ahead.
+ * Returns 0, or -1 if errors were reported. */
+int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in, int beside_host_link);
 
 /* Host symbols of an object (ELF .symtab or bitcode), read on first use. */
 const struct ol_symtab *ol_object_symbols(struct ol_object *obj);

@@ -64,13 +64,16 @@ unsigned ol_flavor_mask(enum ol_flavor flavor);
  * with one name keep options.def order, newest release first). */
 const unsigned short *ol_opts_sorted(void);
 
-/* The records, in ol_opts_sorted() order, that can match a word beginning
- * with `first` (one of their prefixes starts with it). */
+/* The records, in options.def order, that can match `word`: a few, among
+ * them every record whose spelling starts the word. */
 struct ol_opt_candidates {
 	const unsigned short *v;
 	size_t n;
 };
-struct ol_opt_candidates ol_opts_starting_with(unsigned char first);
+struct ol_opt_candidates ol_opts_for_word(const char *word);
+
+/* Does a come before b in ol_opts_sorted() order? */
+int ol_opt_sorts_before(const struct ol_opt *a, const struct ol_opt *b);
 
 /* Length of prefix+name when `word` starts with one of rec's spellings, else 0. */
 size_t ol_opt_spelling_length(const struct ol_opt *rec, const char *word);

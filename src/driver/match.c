@@ -55,24 +55,41 @@ static size_t takes_word(const struct ol_opt *rec, const char *word)
 	return n;
 }
 
-/* The first wrapper-only record of `vmask` that the word alone is an
- * argument of.  Separate options are left out: the only wrapper-only one,
- * -mllvm, is in every release's table, so no other release can claim it. */
-static const struct ol_opt *wrapper_only_record(const char *word, unsigned vmask, size_t *len)
+/* Which records may claim a word: those of the releases in vmask, and with
+ * wrapper_only just the wrapper-only ones.  Separate options are left out
+ * of those: the only wrapper-only one, -mllvm, is in every release's table,
+ * so no other release can claim it. */
+static int may_claim(const struct ol_opt *rec, unsigned vmask, int wrapper_only)
 {
-	struct ol_opt_candidates cand = ol_opts_starting_with((unsigned char)word[0]);
+	if (!(rec->versions & vmask))
+		return 0;
+	return !wrapper_only ||
+	       ((rec->flags & OL_OPTF_WRAPPER_ONLY) && rec->kind != OL_KIND_SEPARATE);
+}
+
+/* The record ParseOneArg picks for the word: the first, in TableGen's order,
+ * of those that may claim it and take it, *len its spelling's length; NULL
+ * when none does.  The candidates come in options.def order, and the few
+ * that take the word are compared (a line is matched without sorting the
+ * table). */
+static const struct ol_opt *first_taking(const char *word, unsigned vmask, int wrapper_only,
+					 size_t *len)
+{
+	struct ol_opt_candidates cand = ol_opts_for_word(word);
+	const struct ol_opt *best = NULL;
 
 	for (size_t k = 0; k < cand.n; k++) {
 		const struct ol_opt *rec = &ol_opts[cand.v[k]];
+		size_t n;
 
-		if (!(rec->versions & vmask) || !(rec->flags & OL_OPTF_WRAPPER_ONLY) ||
-		    rec->kind == OL_KIND_SEPARATE)
+		if (!may_claim(rec, vmask, wrapper_only) || !(n = takes_word(rec, word)))
 			continue;
-		*len = takes_word(rec, word);
-		if (*len)
-			return rec;
+		if (!best || ol_opt_sorts_before(rec, best)) {
+			best = rec;
+			*len = n;
+		}
 	}
-	return NULL;
+	return best;
 }
 
 /*
@@ -85,27 +102,18 @@ static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, unsign
 		     struct ol_parsed *out, int report)
 {
 	const char *word = w->v[*i];
-	struct ol_opt_candidates cand;
+	const struct ol_opt *rec;
+	size_t len = 0;
 
 	if ((word[0] != '-' && word[0] != '/') || strcmp(word, "-") == 0) {
 		parsed_push(out, OPT_INPUT, word, NULL, NULL);
 		++*i;
 		return 0;
 	}
-	cand = ol_opts_starting_with((unsigned char)word[0]);
-	for (size_t k = 0; k < cand.n; k++) {
-		const struct ol_opt *rec = &ol_opts[cand.v[k]];
-		size_t len;
-
-		if (!(rec->versions & vmask))
-			continue;
-		len = ol_opt_spelling_length(rec, word);
-		if (!len)
-			continue;
+	rec = first_taking(word, vmask, 0, &len);
+	if (rec) {
 		switch (rec->kind) {
 		case OL_KIND_FLAG:
-			if (word[len])
-				continue;
 			parsed_push(out, canonical_id(rec), word, NULL, rec);
 			++*i;
 			return 0;
@@ -115,9 +123,7 @@ static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, unsign
 			return 0;
 		case OL_KIND_SEPARATE:
 		case OL_KIND_JOINED_OR_SEPARATE:
-			if (word[len]) {
-				if (rec->kind == OL_KIND_SEPARATE)
-					continue;
+			if (word[len]) {   /* joined-or-separate, joined */
 				parsed_push(out, canonical_id(rec), word, word + len, rec);
 				++*i;
 				return 0;
@@ -137,9 +143,7 @@ static int match_one(const struct ol_words *w, size_t *i, unsigned vmask, unsign
 	/* Unknown to this release, but another release's wrapper takes it for
 	 * itself: consumed, never handed to the host linker (cmdline.h). */
 	if (consume_mask) {
-		size_t len;
-		const struct ol_opt *rec = wrapper_only_record(word, consume_mask, &len);
-
+		rec = first_taking(word, consume_mask, 1, &len);
 		if (rec) {
 			parsed_push(out, canonical_id(rec), word, rec->kind == OL_KIND_FLAG ? NULL
 										 : word + len, rec);
@@ -164,7 +168,7 @@ unsigned ol_wrapper_option_releases(const char *word)
 
 	if (word[0] != '-' && word[0] != '/')
 		return OL_VALL;
-	cand = ol_opts_starting_with((unsigned char)word[0]);
+	cand = ol_opts_for_word(word);
 	for (size_t k = 0; k < cand.n; k++) {
 		const struct ol_opt *rec = &ol_opts[cand.v[k]];
 

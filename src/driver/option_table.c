@@ -113,58 +113,110 @@ const unsigned short *ol_opts_sorted(void)
 	return sorted_opts;
 }
 
-/* The distinct first characters of rec's prefixes, in *firsts; how many. */
-static size_t first_characters(const struct ol_opt *rec, unsigned char firsts[8])
+/*
+ * The records that can match a word, found by the word's first three bytes.
+ * A link line is mostly paths, which no record's spelling (prefix + name)
+ * starts like, and the options among them would otherwise each be tried
+ * against most of the table (nearly every record is spelled with "-" or
+ * "--").  A spelling of at least SPELLING_HEAD bytes goes into the bucket of
+ * its first ones; a shorter one ("-o", "-L", "--") could start any word and
+ * goes into every bucket and the list of short words.  Built once per
+ * process, in options.def order; unsorted, because a word is matched by
+ * comparing the few records that take it (ol_opt_sorts_before), so a plain
+ * link sorts nothing.
+ */
+#define SPELLING_HEAD 3
+#define HEAD_BUCKETS 128
+
+static unsigned head_bucket(const char *spelling_or_word)
 {
-	size_t n = 0;
+	const unsigned char *s = (const unsigned char *)spelling_or_word;
 
-	for (const char *const *p = rec->prefixes; *p && n < 8; p++) {
-		unsigned char c = (unsigned char)(*p)[0];
-		size_t k = 0;
-
-		while (k < n && firsts[k] != c)
-			k++;
-		if (k == n && c)
-			firsts[n++] = c;
-	}
-	return n;
+	return ((s[0] * 31u + s[1]) * 31u + s[2]) % HEAD_BUCKETS;
 }
 
-/*
- * The records, in ol_opts_sorted() order, that can match a word beginning with
- * a given character (one of their prefixes starts with it).  A link line is
- * mostly absolute paths, and only the few COFF-style options start with '/':
- * without this each path would be tried against the whole table.  Built in
- * two passes over the table (count, then fill), once per process.
- */
-struct ol_opt_candidates ol_opts_starting_with(unsigned char first)
+/* Calls add(k, bucket) for each of record k's spellings: bucket is
+ * HEAD_BUCKETS for a short one. */
+static void each_spelling(void (*add)(unsigned short k, unsigned bucket))
 {
-	static unsigned short lists[8 * OL_NOPTS];
-	static struct ol_opt_candidates by_char[256];
+	for (size_t k = 0; k < OL_NOPTS; k++) {
+		const struct ol_opt *rec = &ol_opts[k];
+
+		for (const char *const *p = rec->prefixes; *p; p++) {
+			char head[SPELLING_HEAD + 1];
+			size_t n = 0;
+
+			for (const char *c = *p; *c && n < SPELLING_HEAD; c++)
+				head[n++] = *c;
+			for (const char *c = rec->name; *c && n < SPELLING_HEAD; c++)
+				head[n++] = *c;
+			head[n] = 0;
+			add((unsigned short)k, n < SPELLING_HEAD ? HEAD_BUCKETS : head_bucket(head));
+		}
+	}
+}
+
+static size_t bucket_count[HEAD_BUCKETS + 1], bucket_start[HEAD_BUCKETS + 1];
+static struct ol_opt_candidates buckets[HEAD_BUCKETS + 1];
+static unsigned short bucket_records[(HEAD_BUCKETS + 1) * 4 * OL_NOPTS];
+
+static void count_spelling(unsigned short k, unsigned bucket)
+{
+	(void)k;
+	if (bucket < HEAD_BUCKETS) {
+		bucket_count[bucket]++;
+		return;
+	}
+	for (unsigned b = 0; b <= HEAD_BUCKETS; b++)
+		bucket_count[b]++;
+}
+
+/* A record spelled two ways in one bucket is listed once. */
+static void list_record(unsigned bucket, unsigned short k)
+{
+	unsigned short *list = bucket_records + bucket_start[bucket];
+
+	if (buckets[bucket].n && list[buckets[bucket].n - 1] == k)
+		return;
+	list[buckets[bucket].n++] = k;
+}
+
+static void fill_spelling(unsigned short k, unsigned bucket)
+{
+	if (bucket < HEAD_BUCKETS) {
+		list_record(bucket, k);
+		return;
+	}
+	for (unsigned b = 0; b <= HEAD_BUCKETS; b++)
+		list_record(b, k);
+}
+
+struct ol_opt_candidates ol_opts_for_word(const char *word)
+{
 	static int ready;
 
 	if (!ready) {
-		const unsigned short *order = ol_opts_sorted();
-		size_t count[256] = { 0 }, start[256], used = 0;
-		unsigned char firsts[8];
+		size_t used = 0;
 
-		for (size_t k = 0; k < OL_NOPTS; k++)
-			for (size_t f = first_characters(&ol_opts[order[k]], firsts); f-- > 0;)
-				count[firsts[f]]++;
-		for (unsigned c = 0; c < 256; c++) {
-			start[c] = used;
-			by_char[c].v = lists + used;
-			used += count[c];
+		each_spelling(count_spelling);
+		for (unsigned b = 0; b <= HEAD_BUCKETS; b++) {
+			bucket_start[b] = used;
+			buckets[b].v = bucket_records + used;
+			used += bucket_count[b];
 		}
-		for (size_t k = 0; k < OL_NOPTS; k++) {
-			size_t nf = first_characters(&ol_opts[order[k]], firsts);
-
-			for (size_t f = 0; f < nf; f++)
-				lists[start[firsts[f]] + by_char[firsts[f]].n++] = order[k];
-		}
+		each_spelling(fill_spelling);
 		ready = 1;
 	}
-	return by_char[first];
+	if (!word[0] || !word[1] || !word[2])
+		return buckets[HEAD_BUCKETS];
+	return buckets[head_bucket(word)];
+}
+
+int ol_opt_sorts_before(const struct ol_opt *a, const struct ol_opt *b)
+{
+	unsigned short x = (unsigned short)(a - ol_opts), y = (unsigned short)(b - ol_opts);
+
+	return compare_records(&x, &y) < 0;
 }
 
 /* Length of prefix+name when `word` starts with one of rec's spellings.

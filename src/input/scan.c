@@ -411,7 +411,7 @@ static void scan_file(struct scan_state *st, struct ol_input *input)
 	seen->archive = input->archive;
 }
 
-int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
+int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in, int beside_host_link)
 {
 	struct scan_state st = { .in = in, .host_triple = cl->host_triple ? cl->host_triple : "" };
 	struct ol_input *inputs = NULL;
@@ -427,7 +427,8 @@ int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in)
 	for (size_t i = 0; i < cl->nlink_items; i++)
 		if (cl->link_items[i].kind == OL_LINK_FILE)
 			files[nfiles++] = cl->link_items[i].value;
-	ol_map_files_ahead(files, nfiles);
+	if (!beside_host_link)
+		ol_map_files_ahead(files, nfiles);
 	for (size_t i = 0; i < cl->nlink_items; i++) {
 		const struct ol_link_item *item = &cl->link_items[i];
 		struct ol_input *input;

@@ -114,7 +114,7 @@ static void do_scan(struct scan_run *run)
 	cl.sysroot = run->sysroot;
 	memset(&run->diag, 0, sizeof(run->diag));
 	ol_diag_capture_begin(&run->diag);
-	run->rc = ol_inputs_scan(&cl, &run->in);
+	run->rc = ol_inputs_scan(&cl, &run->in, 0);
 	ol_diag_capture_end();
 }
 

@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 	if (!cl.flavor_given)
 		cl.flavor = from_line;
 	speculating = !cl.version_unless_22 && ol_host_link_speculate(&cl, &speculation);
-	status = ol_inputs_scan(&cl, &in);
+	status = ol_inputs_scan(&cl, &in, speculating);
 	if (speculating) {
 		/* Nothing to offload: the host link that ran meanwhile is the link. */
 		if (status == 0 && in.nimages == 0) {
