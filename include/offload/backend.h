@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OL_BACKEND_ABI 9
+#define OL_BACKEND_ABI 10
 #define OL_BACKEND_ENTRY "offload_link_backend"
 
 struct ol_buffer {
@@ -121,6 +121,15 @@ struct ol_lto_request {
 	 * leaves its bitcode unwritten (parts[p] empty), as when the caller
 	 * has its products already. */
 	int (*partition_wanted)(void *arg, size_t partition, const struct ol_buffer *key);
+	/* split(): asked of each partition but the first, before it is cut,
+	 * with its plan key (a digest of what decides its bitcode, made from
+	 * module_digests and the merged module without cutting it); nonzero:
+	 * the caller has all the partition makes, and it is not cut (parts[p]
+	 * empty, keys[p] the plan's 32 bytes).  NULL, or no module_digests:
+	 * no plans. */
+	int (*partition_planned)(void *arg, size_t partition, const uint8_t plan[32]);
+	/* The SHA-256 of each module's bytes (nmodules entries), for plans. */
+	const uint8_t (*module_digests)[32];
 	void *partition_arg;
 	enum ol_lto_mode mode;
 	struct ol_remark_request remarks;
@@ -212,7 +221,8 @@ struct ol_backend {
 	/* Link and internalize the modules as lto() does, then split the result
 	 * into req->npartitions modules, returned as bitcode in parts[0..n-1]
 	 * (size 0: nothing went to that partition, or req->partition_wanted
-	 * did not want it; keys[p] is empty only in the first case).  Each holds its modules'
+	 * did not want it, or req->partition_planned had it; keys[p] is empty
+	 * only in the first case).  Each holds its modules'
 	 * definitions and a private copy of what they reach that may be copied;
 	 * a definition more than one partition needs lives in one of them.
 	 * keys[p]: the same partition's bitcode with its local names numbered

@@ -35,6 +35,12 @@ void ol_partition_job_key(struct ol_cache *c, const struct ol_group *g,
 			  const char *cpu, const char *features, const uint8_t *bitcode,
 			  size_t size, char key[OL_CACHE_KEY_HEX]);
 
+/* The SHA-256 of each bitcode image of the group, in order (the modules of
+ * its LTO request), remembered by the images' identities: what a
+ * partition's plan key names its bodies by (backend.h, partition_planned). */
+void ol_group_bitcode_digests(struct ol_cache *c, const struct ol_group *g,
+			      uint8_t (*digests)[OL_SHA256_SIZE]);
+
 /* The key of the product of a group's bitcode when the group also has
  * native objects and its bitcode is optimized as one module (an object,
  * PTX assembled into a cubin: `product` says which): the group's settings,

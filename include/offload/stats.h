@@ -26,6 +26,7 @@ void ol_stats_cache(const struct ol_cache_stats *local);
 /* What partitioned LTO did for one device image. */
 struct ol_stats_partitions {
 	size_t count, from_cache;
+	size_t not_cut;               /* of those from the cache: by their plan keys */
 	double split_ms;              /* linking the inputs and splitting them */
 	double partitions_ms;         /* from the first partition's start to the last's end */
 	const double *ms;             /* count entries: each one's wall time, -1 from the cache */

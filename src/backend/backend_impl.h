@@ -212,6 +212,16 @@ void ol_be_prune_named_metadata(LLVMModuleRef mod);
 /* The module's bitcode with its local names numbered in module order, for
  * a cache key; *data malloc'd.  Returns 0 or -1 (out of memory). */
 int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
+/* The text of a partition plan (plan_text.cpp): the merged module's part
+ * (1: none, under debug information) and one global's header (1: made,
+ * but the global carries metadata); *text malloc'd; -1 out of memory. */
+int ol_be_module_plan_text(LLVMModuleRef mod, char **text, size_t *size);
+int ol_be_global_plan_text(LLVMValueRef gv, char **text, size_t *size);
+/* Each nvvm.annotations entry about a global, in list order, to each()
+ * (the module's text leaves them out); 1 when one cannot be written. */
+int ol_be_annotation_plan_texts(LLVMModuleRef mod,
+				void (*each)(void *arg, LLVMValueRef gv, const char *text, size_t size),
+				void *arg);
 
 /* --- the entry points (one file each) ------------------------------------ */
 

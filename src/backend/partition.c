@@ -80,6 +80,33 @@ static int joined_into_one(const struct splitter *s)
 	return 1;
 }
 
+/* Whether the caller has all partition p makes, by its plan key
+ * (partition_plan.c): then p is not cut, and keys[p] holds the plan. */
+static int planned(struct splitter *s, const struct ol_lto_request *req, unsigned p,
+		   struct ol_buffer *key)
+{
+	uint8_t digest[32];
+	int defines = 0;
+
+	if (!s->plan || p == 0)
+		return 0;
+	splitter_reach(s, p);
+	for (size_t i = 0; i < s->nnodes && !defines; i++)
+		defines = s->presence[i] == DEFINED;
+	if (!defines)
+		return 0;
+	splitter_mark_kept(s);
+	if (splitter_plan_partition(s, req, p, digest) != 0 ||
+	    !req->partition_planned(req->partition_arg, p, digest))
+		return 0;
+	key->data = malloc(sizeof(digest));
+	if (!key->data)
+		return 0;   /* cut after all: the caller has its products */
+	memcpy(key->data, digest, sizeof(digest));
+	key->size = sizeof(digest);
+	return 1;
+}
+
 static void release_partitions(struct ol_buffer *parts, struct ol_buffer *keys, size_t n)
 {
 	for (size_t p = 0; p < n; p++) {
@@ -163,8 +190,11 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 			splitter_promote(s.mod, s.nodes[i].gv);
 	if (rc == 0 && s.npartitions == 1)
 		rc = splitter_write_module(s.mod, req, 0, &parts[0], &keys[0], err);
+	if (rc == 0 && s.npartitions > 1)
+		splitter_plan_begin(&s, req);
 	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++)
-		rc = splitter_write_partition(&s, req, p, &parts[p], &keys[p], err);
+		if (!planned(&s, req, p, &keys[p]))
+			rc = splitter_write_partition(&s, req, p, &parts[p], &keys[p], err);
 	if (rc != 0)
 		release_partitions(parts, keys, req->npartitions);
 	if (rc == 0 && whole) {
@@ -184,6 +214,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	free(s.presence);
 	free(s.keep);
 	free(s.stack);
+	splitter_plan_end(s.plan);
 	ol_hashtab_release(&s.map);
 	ol_be_link_request_end(s.mod, &diag);
 	return rc;

@@ -312,9 +312,11 @@ int splitter_build_graph(struct splitter *s, const struct ol_lto_request *req)
 		struct node *node = &s->nodes[i];
 		unsigned unit, part;
 
+		node->unit = UINT32_MAX;
 		if (node->is_alias)
 			continue;
 		unit = LLVMIsDeclaration(node->gv) ? UINT32_MAX : unit_of(node->gv, kind);
+		node->unit = unit;
 		part = unit < req->nmodules ? req->module_partition[unit] : 0;
 		splitter_assign_role(node, part < s->npartitions ? part : 0);
 		if (node->is_function && !LLVMIsDeclaration(node->gv))

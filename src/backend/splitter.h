@@ -13,7 +13,8 @@
  *                      partition holds of it, and what must stay listed in
  *                      its llvm.compiler.used;
  *   partition_clone.c  each partition cut from the merged module: promoted
- *                      names, the clone's linkage, its bitcode and key.
+ *                      names, the clone's linkage, its bitcode and key;
+ *   partition_plan.c   a partition's plan key, made without cutting it.
  */
 #ifndef OFFLOAD_BACKEND_SPLITTER_H
 #define OFFLOAD_BACKEND_SPLITTER_H
@@ -31,6 +32,7 @@ enum presence { ABSENT, DEFINED, IMPORTED, DECLARED, PRIVATE_COPY, VIA_ALIASEE }
 struct node {
 	LLVMValueRef gv;
 	unsigned part;           /* owner (ROLE_OWNED) */
+	unsigned unit;           /* the input module of its definition, or UINT32_MAX */
 	unsigned char role;
 	unsigned char is_function;
 	unsigned char importable;
@@ -51,6 +53,8 @@ struct node {
 	size_t nrefs, cap;
 };
 
+struct splitter_plan;
+
 struct splitter {
 	LLVMModuleRef mod;
 	struct node *nodes;
@@ -62,6 +66,7 @@ struct splitter {
 	unsigned char *presence;  /* per node, for the partition being built */
 	unsigned char *keep;      /* per node: joins its llvm.compiler.used */
 	size_t *stack;
+	struct splitter_plan *plan;   /* NULL: no plan keys (partition_plan.c) */
 	int out_of_memory;
 };
 
@@ -129,5 +134,17 @@ int splitter_write_module(LLVMModuleRef mod, const struct ol_lto_request *req, u
  * nothing. */
 int splitter_write_partition(struct splitter *s, const struct ol_lto_request *req, unsigned p,
 			     struct ol_buffer *out, struct ol_buffer *key, char **err);
+
+/* --- plan keys (partition_plan.c) -------------------------------------- */
+
+/* Ready s->plan when the caller asks for plans and the module can have
+ * them (no debug information); 1 if so, else 0. */
+int splitter_plan_begin(struct splitter *s, const struct ol_lto_request *req);
+void splitter_plan_end(struct splitter_plan *plan);
+/* Partition p's plan key, its presence and keep marks made: 0 with
+ * *digest, 1 when p has no plan (the first partition, or something the
+ * plan cannot vouch for). */
+int splitter_plan_partition(struct splitter *s, const struct ol_lto_request *req, unsigned p,
+			    uint8_t digest[32]);
 
 #endif

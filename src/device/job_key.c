@@ -102,27 +102,53 @@ static void key_identity(struct ol_cache *c, struct ol_sha256 *h, const char *ki
 	ol_key_bytes(h, hex, OL_CACHE_KEY_HEX - 1);
 }
 
-/* An image's bytes: the digest the cache remembers under its identity
- * (ol_group_prepare), computed and remembered on a miss.  The digest is of
- * the image's bytes alone: an object whose host code changed gets the same
- * image digests back, and the link still hits.  Without an identity, the
- * bytes themselves. */
-static void key_image_bytes(struct ol_cache *c, struct ol_sha256 *h,
-			    const struct ol_device_image *img, const uint8_t id[32])
+/* The SHA-256 of an image's bytes: the digest the cache remembers under its
+ * identity (ol_group_prepare), computed and remembered on a miss.  The
+ * digest is of the image's bytes alone: an object whose host code changed
+ * gets the same image digests back, and the link still hits.  0, or -1
+ * without an identity. */
+static int image_digest(struct ol_cache *c, const struct ol_device_image *img, const uint8_t id[32],
+			uint8_t digest[OL_SHA256_SIZE])
 {
 	static const uint8_t none[32];
-	uint8_t digest[OL_SHA256_SIZE];
 
-	ol_key_u64(h, img->bin.image_size);
-	if (!id || memcmp(id, none, sizeof(none)) == 0) {
-		ol_key_bytes(h, img->bin.image, img->bin.image_size);
-		return;
-	}
+	if (!id || memcmp(id, none, sizeof(none)) == 0)
+		return -1;
 	if (!ol_cache_recall(c, id, digest)) {
 		ol_sha256(img->bin.image, img->bin.image_size, digest);
 		ol_cache_remember(c, id, digest);
 	}
-	ol_key_bytes(h, digest, OL_SHA256_SIZE);
+	return 0;
+}
+
+/* An image's bytes in a key: their digest, or without an identity the
+ * bytes themselves. */
+static void key_image_bytes(struct ol_cache *c, struct ol_sha256 *h,
+			    const struct ol_device_image *img, const uint8_t id[32])
+{
+	uint8_t digest[OL_SHA256_SIZE];
+
+	ol_key_u64(h, img->bin.image_size);
+	if (image_digest(c, img, id, digest) < 0)
+		ol_key_bytes(h, img->bin.image, img->bin.image_size);
+	else
+		ol_key_bytes(h, digest, OL_SHA256_SIZE);
+}
+
+void ol_group_bitcode_digests(struct ol_cache *c, const struct ol_group *g,
+			      uint8_t (*digests)[OL_SHA256_SIZE])
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nimages; i++) {
+		const struct ol_device_image *img = g->images[i];
+
+		if (!ol_image_is_bitcode(img))
+			continue;
+		if (image_digest(c, img, g->image_ids ? g->image_ids[i] : NULL, digests[n]) < 0)
+			ol_sha256(img->bin.image, img->bin.image_size, digests[n]);
+		n++;
+	}
 }
 
 void ol_key_tool(struct ol_cache *c, struct ol_sha256 *h, const char *path)

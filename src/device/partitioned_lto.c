@@ -10,7 +10,9 @@
  *      its key (its bitcode with local names numbered) as soon as split()
  *      has made it, and only a miss gets its bitcode written, optimized
  *      alone (lto()) and, for a family whose device linker takes objects,
- *      compiled and assembled alone;
+ *      compiled and assembled alone; before that, by its plan key (what
+ *      decides its bitcode, without cutting it), whose cache entry names
+ *      the products a partition of that plan made: a hit is not cut;
  *   4. the device linker links the partitions' objects, or (AMDGPU) the
  *      optimized partitions are linked into one module for one codegen.
  *
@@ -110,6 +112,15 @@ struct partition_run {
 	char (*object_keys)[OL_CACHE_KEY_HEX];
 	unsigned char *have_product, *have_object;
 	unsigned char *looked_up;      /* the cache was asked once (look_up()) */
+	/* Plan keys (partition_planned()): each partition's, when split()
+	 * made one; whether it was not cut, its plan naming products at hand;
+	 * under OFFLOAD_LINK_CHECK_PLANS the product key its plan named, which
+	 * its bitcode's must equal. */
+	char (*plan_keys)[OL_CACHE_KEY_HEX];
+	unsigned char *has_plan, *planned;
+	char (*plan_named)[OL_CACHE_KEY_HEX];
+	int check_plans;
+	size_t nplanned, plan_mismatches;
 	int lookup_only;               /* the pool looks the partitions up, builds none */
 	size_t distributed;            /* how many the distributor built */
 	size_t nparts;
@@ -204,19 +215,14 @@ static int build_partition(struct partition_run *run, size_t p, const struct ol_
 	return 0;
 }
 
-/* A product of partition p from the cache, keyed by its bitcode and
- * `product` (its key into *key): 1 with *out and *remarks filled, 0 when
- * there is none (or no cache).  A product whose remarks are wanted and
- * gone is made again. */
-static int from_cache(struct partition_run *run, size_t p, const char *product,
-		      char key[OL_CACHE_KEY_HEX], struct ol_buffer *out, struct ol_buffer *remarks)
+/* The cache's entry under key: 1 with *out and *remarks filled, 0 when
+ * there is none.  A product whose remarks are wanted and gone is made
+ * again. */
+static int fetch(struct partition_run *run, const char *key, struct ol_buffer *out,
+		 struct ol_buffer *remarks)
 {
 	struct ol_cache_lookup found;
 
-	if (!run->cache)
-		return 0;
-	ol_partition_job_key(run->cache, run->g, run->ctx, product, run->req->cpu,
-			     run->req->features, run->keys[p].data, run->keys[p].size, key);
 	ol_cache_get(run->cache, key, &found);
 	if (found.hit && ol_remarks_cache_get(run->cache, run->g, key, remarks)) {
 		out->data = found.data;
@@ -225,6 +231,18 @@ static int from_cache(struct partition_run *run, size_t p, const char *product,
 	}
 	free(found.data);
 	return 0;
+}
+
+/* A product of partition p from the cache, keyed by its bitcode and
+ * `product` (its key into *key): as fetch(), 0 also without a cache. */
+static int from_cache(struct partition_run *run, size_t p, const char *product,
+		      char key[OL_CACHE_KEY_HEX], struct ol_buffer *out, struct ol_buffer *remarks)
+{
+	if (!run->cache)
+		return 0;
+	ol_partition_job_key(run->cache, run->g, run->ctx, product, run->req->cpu,
+			     run->req->features, run->keys[p].data, run->keys[p].size, key);
+	return fetch(run, key, out, remarks);
 }
 
 static void to_cache(struct partition_run *run, const char *key, const struct ol_buffer *out,
@@ -342,6 +360,109 @@ static int codegen_merged(struct partition_run *run, struct ol_buffer *products,
 	return rc ? -1 : 0;
 }
 
+/* ---- plan keys ---------------------------------------------------------------------- */
+
+/* A plan's entry names the product key (and, when partitions are compiled
+ * apart, the object key) of the partition that plan made: "<key>\n<key>\n",
+ * the second empty without objects.  *text of size bytes into product and
+ * object; 0, or -1 when it is not such an entry. */
+static int read_plan_entry(const uint8_t *text, size_t size, char product[OL_CACHE_KEY_HEX],
+			   char object[OL_CACHE_KEY_HEX])
+{
+	const size_t hex = OL_CACHE_KEY_HEX - 1;
+
+	if (size != hex + 2 && size != 2 * hex + 2)
+		return -1;
+	if (text[hex] != '\n' || text[size - 1] != '\n')
+		return -1;
+	memcpy(product, text, hex);
+	product[hex] = 0;
+	if (size == hex + 2) {
+		object[0] = 0;
+	} else {
+		memcpy(object, text + hex + 1, hex);
+		object[hex] = 0;
+	}
+	return strspn(product, "0123456789abcdef") == hex &&
+		       strspn(object, "0123456789abcdef") == strlen(object) ? 0 : -1;
+}
+
+/* Once a planned partition's keys are made from its bitcode: its plan's
+ * entry, unless the plan named these keys already; under
+ * OFFLOAD_LINK_CHECK_PLANS, a plan that named others is a mistake of the
+ * plan (partition_plan.c in the backend), reported. */
+static void remember_plan(struct partition_run *run, size_t p)
+{
+	int objects = run->lto->codegen_partitions;
+	char *entry;
+
+	if (run->plan_named[p][0]) {
+		if (strcmp(run->plan_named[p], run->product_keys[p]) == 0)
+			return;
+		/* The product the plan named was gone, so nothing was taken
+		 * from it; under the check it is an error. */
+		if (run->check_plans) {
+			ol_error("partition %zu of %s: its plan key names product %.16s, its bitcode "
+				 "%.16s (a mistake of offload-link's plan keys: please report it)",
+				 p, run->prefix, run->plan_named[p], run->product_keys[p]);
+			run->plan_mismatches++;
+			return;
+		}
+		ol_warn("partition %zu of %s: its plan key named another product than its bitcode "
+			"(a mistake of offload-link's plan keys: please report it)", p, run->prefix);
+	}
+	entry = ol_xasprintf("%s\n%s\n", run->product_keys[p], objects ? run->object_keys[p] : "");
+	ol_cache_put(run->cache, run->plan_keys[p], (const uint8_t *)entry, strlen(entry));
+	free(entry);
+}
+
+/* split()'s question before it cuts partition p: whether the products of
+ * a partition of this plan are at hand (then p is not cut).  Under
+ * OFFLOAD_LINK_CHECK_PLANS every partition is cut all the same, and what
+ * its plan named is checked against its bitcode's keys (remember_plan). */
+static int partition_planned(void *arg, size_t p, const uint8_t plan[32])
+{
+	struct partition_run *run = arg;
+	struct ol_cache_lookup found;
+	char product[OL_CACHE_KEY_HEX], object[OL_CACHE_KEY_HEX];
+	struct ol_buffer out = { NULL, 0 }, remarks = { NULL, 0 };
+	int named;
+
+	if (p >= run->nparts || !run->cache)
+		return 0;
+	ol_partition_job_key(run->cache, run->g, run->ctx, "plan", run->req->cpu,
+			     run->req->features, plan, 32, run->plan_keys[p]);
+	run->has_plan[p] = 1;
+	ol_cache_get(run->cache, run->plan_keys[p], &found);
+	named = found.hit && read_plan_entry(found.data, found.size, product, object) == 0;
+	free(found.data);
+	if (!named)
+		return 0;
+	memcpy(run->plan_named[p], product, sizeof(product));
+	if (run->check_plans || !fetch(run, product, &out, &remarks))
+		return 0;
+	/* The optimized partition is what it takes: its object, when not at
+	 * hand, is compiled from it. */
+	memcpy(run->product_keys[p], product, sizeof(product));
+	run->products[p] = out;
+	run->remarks[p] = remarks;
+	run->have_product[p] = 1;
+	run->ms[p] = -1;
+	atomic_fetch_add(&run->hits, 1);
+	if (run->lto->codegen_partitions && object[0]) {
+		memcpy(run->object_keys[p], object, sizeof(object));
+		if (fetch(run, object, &run->objects[p], &run->codegen_remarks[p])) {
+			run->have_object[p] = 1;
+			run->codegen_ms[p] = -1;
+			atomic_fetch_add(&run->codegen_hits, 1);
+		}
+	}
+	run->looked_up[p] = 1;
+	run->planned[p] = 1;
+	run->nplanned++;
+	return 1;
+}
+
 /* Whether split() put code in partition p (its bitcode may be unwritten:
  * partition_wanted()). */
 static int has_code(const struct partition_run *run, size_t p)
@@ -369,6 +490,8 @@ static int partition_wanted(void *arg, size_t p, const struct ol_buffer *key)
 	/* The cache's messages join the partition's, in partition order. */
 	previous = ol_diag_capture_begin(&run->diags[p]);
 	look_up(run, p);
+	if (run->has_plan[p])
+		remember_plan(run, p);
 	ol_diag_capture_begin(previous);
 	return partition_missing(run, p);
 }
@@ -643,7 +766,7 @@ static void report_partitions(const struct partition_run *run, size_t built,
 	const struct ol_group *g = run->g;
 	double *ms = ol_xcalloc(built ? built : 1, sizeof(*ms));
 	struct strbuf times = STRBUF_INIT;
-	char image[160], distributed[64] = "";
+	char image[160], distributed[64] = "", not_cut[40] = "";
 	size_t k = 0;
 
 	if (run->ctx->cl->distributor)
@@ -658,15 +781,18 @@ static void report_partitions(const struct partition_run *run, size_t built,
 		else
 			strbuf_addf(&times, "%s%.0f", k > 1 ? ", " : "", run->ms[p]);
 	}
+	if (run->nplanned)
+		snprintf(not_cut, sizeof(not_cut), " (%zu not cut)", run->nplanned);
 	ol_spawn_note("partitioned LTO of %zu bitcode module%s for %s%s%s at -O%d: %zu "
-		      "partition%s, %zu from the cache%s; split %.0f ms, partitions %.0f ms (each: %s)",
+		      "partition%s, %zu from the cache%s%s; split %.0f ms, partitions %.0f ms (each: %s)",
 		      run->req->nmodules, run->req->nmodules == 1 ? "" : "s", g->triple,
 		      *g->arch ? " " : "", g->arch, run->req->opt_level, built, built == 1 ? "" : "s",
-		      (size_t)atomic_load(&run->hits), distributed, stats->split_ms,
+		      (size_t)atomic_load(&run->hits), not_cut, distributed, stats->split_ms,
 		      stats->partitions_ms, times.len ? strbuf_str(&times) : "none");
 	ol_group_image_name(g, image, sizeof(image));
 	stats->count = built;
 	stats->from_cache = (size_t)atomic_load(&run->hits);
+	stats->not_cut = run->nplanned;
 	stats->ms = ms;
 	stats->why_whole = why_whole;
 	ol_stats_partitioned(image, stats);
@@ -696,6 +822,12 @@ static void alloc_run(struct partition_run *run, size_t n)
 	run->have_product = ol_xcalloc(k, sizeof(*run->have_product));
 	run->have_object = ol_xcalloc(k, sizeof(*run->have_object));
 	run->looked_up = ol_xcalloc(k, sizeof(*run->looked_up));
+	run->plan_keys = ol_xcalloc(k, sizeof(*run->plan_keys));
+	run->plan_named = ol_xcalloc(k, sizeof(*run->plan_named));
+	run->has_plan = ol_xcalloc(k, sizeof(*run->has_plan));
+	run->planned = ol_xcalloc(k, sizeof(*run->planned));
+	run->nplanned = 0;
+	run->plan_mismatches = 0;
 	run->distributed = 0;
 	run->nparts = n;
 	atomic_init(&run->hits, 0);
@@ -721,6 +853,10 @@ static void release_run(struct partition_run *run)
 	free(run->have_product);
 	free(run->have_object);
 	free(run->looked_up);
+	free(run->plan_keys);
+	free(run->plan_named);
+	free(run->has_plan);
+	free(run->planned);
 	free(run->remarks);
 	free(run->parts);
 	free(run->keys);
@@ -781,6 +917,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	struct ol_lto_request split = *req;
 	unsigned *partition = ol_xcalloc(req->nmodules ? req->nmodules : 1, sizeof(*partition));
 	struct ol_stats_partitions stats = { 0 };
+	uint8_t (*digests)[OL_SHA256_SIZE] = NULL;
 	size_t built = 0;
 	char *why_whole = NULL;
 	int rc;
@@ -798,10 +935,19 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 	split.npartitions = assign_partitions(g, g->lto_partition_units, partition);
 	split.partition_wanted = partition_wanted;
 	split.partition_arg = &run;
+	if (run.cache) {
+		digests = ol_xcalloc(req->nmodules ? req->nmodules : 1, sizeof(*digests));
+		ol_group_bitcode_digests(run.cache, g, digests);
+		split.module_digests = (const uint8_t(*)[32])digests;
+		split.partition_planned = partition_planned;
+		run.check_plans = getenv("OFFLOAD_LINK_CHECK_PLANS") != NULL;
+	}
 	if (ctx->cl->save_temps)
 		split.save_temps_prefix = run.prefix;
 
 	rc = split_and_build(&run, &split, &stats, &built, &why_whole);
+	if (rc == 0 && run.plan_mismatches)
+		rc = -1;   /* reported (OFFLOAD_LINK_CHECK_PLANS) */
 	if (rc == 2) {
 		/* A partition the verifier rejects is the splitter's mistake:
 		 * the group is optimized whole, and the link goes on. */
@@ -830,6 +976,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 		 * the image it makes. */
 		release_run(&run);
 		free(partition);
+		free(digests);
 		free(why_whole);
 		free(run.prefix);
 		return 1;
@@ -843,6 +990,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 					       : write_products(&run, run.products, run.nparts, files);
 	release_run(&run);
 	free(partition);
+	free(digests);
 	free(run.prefix);
 	return rc ? -1 : 0;
 }

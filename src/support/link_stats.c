@@ -197,8 +197,9 @@ static void report_images_json(void)
 		fprintf(stderr, ", \"wall_ms\": %.3f", r->wall_ms);
 		if (r->partitioned) {
 			fprintf(stderr, ", \"partitioned\": {\"partitions\": %zu, \"from_cache\": %zu, "
-					"\"split_ms\": %.3f, \"partitions_ms\": %.3f, \"partition_ms\": [",
-				r->parts.count, r->parts.from_cache, r->parts.split_ms,
+					"\"not_cut\": %zu, \"split_ms\": %.3f, \"partitions_ms\": %.3f, "
+					"\"partition_ms\": [",
+				r->parts.count, r->parts.from_cache, r->parts.not_cut, r->parts.split_ms,
 				r->parts.partitions_ms);
 			for (size_t p = 0; p < r->parts.count; p++) {
 				if (r->parts.ms[p] < 0)
@@ -232,9 +233,11 @@ static void report_images_text(void)
 			if (!r->parts.count)
 				continue;
 		}
-		fprintf(stderr, "    partitioned LTO: %zu partition%s, %zu from the cache; split %.1f ms, "
-				"partitions %.1f ms\n    partition ms:",
-			r->parts.count, r->parts.count == 1 ? "" : "s", r->parts.from_cache,
+		fprintf(stderr, "    partitioned LTO: %zu partition%s, %zu from the cache",
+			r->parts.count, r->parts.count == 1 ? "" : "s", r->parts.from_cache);
+		if (r->parts.not_cut)
+			fprintf(stderr, " (%zu not cut)", r->parts.not_cut);
+		fprintf(stderr, "; split %.1f ms, partitions %.1f ms\n    partition ms:",
 			r->parts.split_ms, r->parts.partitions_ms);
 		for (size_t p = 0; p < r->parts.count; p++) {
 			if (r->parts.ms[p] < 0)

@@ -1,0 +1,159 @@
+/*
+ * partition_plan: a partition's plan key, a digest of what decides its
+ * bitcode, made without cutting it (docs/design/partitioned-lto.md, "The
+ * plan key").  A relink cuts only the partitions whose plan the caller has
+ * not seen; cutting and writing every partition grew with the program.
+ *
+ * The plan of partition p: the merged module's text (plan_text.cpp), then,
+ * in module order, each global p holds or names: its header's digest, what
+ * p holds of it and whether p keeps it listed as used, and for a body the
+ * digest of the input module it came from (the caller's) and its
+ * nvvm.annotations entries (the clone keeps those of what it defines; the
+ * list names every kernel, whose names change with their files).  That is all the
+ * clone reads (partition_clone.c): the bodies are their modules' bytes
+ * mapped to the globals named, the rest is the header and the role.
+ * Partition 0 is never planned: it gathers the appending arrays of every
+ * module.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "offload/sha256.h"
+#include "splitter.h"
+
+enum header_state { HEADER_UNKNOWN, HEADER_MADE, HEADER_ATTACHED, HEADER_FAILED };
+
+struct splitter_plan {
+	uint8_t module[OL_SHA256_SIZE];
+	uint8_t (*headers)[OL_SHA256_SIZE];
+	unsigned char *state;    /* enum header_state, per node */
+	/* Per node: a digest of its nvvm.annotations entries, if it has any. */
+	uint8_t (*annotations)[OL_SHA256_SIZE];
+	unsigned char *annotated;
+	const struct splitter *s;
+};
+
+/* One entry about gv: into its node's digest, chained after the ones
+ * before it in the list. */
+static void add_annotation(void *arg, LLVMValueRef gv, const char *text, size_t size)
+{
+	struct splitter_plan *plan = arg;
+	size_t i = splitter_node_of(plan->s, gv);
+	struct ol_sha256 h;
+
+	if (i >= plan->s->nnodes)
+		return;
+	ol_sha256_init(&h);
+	ol_sha256_update(&h, plan->annotations[i], OL_SHA256_SIZE);
+	ol_sha256_update(&h, text, size);
+	ol_sha256_final(&h, plan->annotations[i]);
+	plan->annotated[i] = 1;
+}
+
+int splitter_plan_begin(struct splitter *s, const struct ol_lto_request *req)
+{
+	struct splitter_plan *plan;
+	char *text = NULL;
+	size_t size = 0;
+
+	if (!req->partition_planned || !req->module_digests || s->npartitions < 2)
+		return 0;
+	if (ol_be_module_plan_text(s->mod, &text, &size) != 0)
+		return 0;
+	plan = calloc(1, sizeof(*plan));
+	if (plan) {
+		plan->headers = malloc(s->nnodes * sizeof(*plan->headers) + 1);
+		plan->state = calloc(s->nnodes + 1, 1);
+		plan->annotations = calloc(s->nnodes + 1, sizeof(*plan->annotations));
+		plan->annotated = calloc(s->nnodes + 1, 1);
+		plan->s = s;
+	}
+	if (!plan || !plan->headers || !plan->state || !plan->annotations || !plan->annotated ||
+	    ol_be_annotation_plan_texts(s->mod, add_annotation, plan) != 0) {
+		splitter_plan_end(plan);
+		free(text);
+		return 0;
+	}
+	ol_sha256(text, size, plan->module);
+	free(text);
+	s->plan = plan;
+	return 1;
+}
+
+void splitter_plan_end(struct splitter_plan *plan)
+{
+	if (!plan)
+		return;
+	free(plan->headers);
+	free(plan->state);
+	free(plan->annotations);
+	free(plan->annotated);
+	free(plan);
+}
+
+/* Node i's header digest, made once: NULL when it cannot be had, *attached
+ * when the global carries metadata. */
+static const uint8_t *header_of(struct splitter_plan *plan, const struct node *node, size_t i,
+				int *attached)
+{
+	if (plan->state[i] == HEADER_UNKNOWN) {
+		char *text = NULL;
+		size_t size = 0;
+		int rc = ol_be_global_plan_text(node->gv, &text, &size);
+
+		if (rc < 0) {
+			plan->state[i] = HEADER_FAILED;
+		} else {
+			ol_sha256(text, size, plan->headers[i]);
+			plan->state[i] = rc ? HEADER_ATTACHED : HEADER_MADE;
+		}
+		free(text);
+	}
+	*attached = plan->state[i] == HEADER_ATTACHED;
+	return plan->state[i] == HEADER_FAILED ? NULL : plan->headers[i];
+}
+
+int splitter_plan_partition(struct splitter *s, const struct ol_lto_request *req, unsigned p,
+			    uint8_t digest[OL_SHA256_SIZE])
+{
+	static const char version[] = "offload-link partition plan 1";
+	struct splitter_plan *plan = s->plan;
+	struct ol_sha256 h;
+
+	if (!plan || p == 0)
+		return 1;
+	ol_sha256_init(&h);
+	ol_sha256_update(&h, version, sizeof(version));
+	ol_sha256_update(&h, plan->module, sizeof(plan->module));
+	for (size_t i = 0; i < s->nnodes; i++) {
+		const struct node *node = &s->nodes[i];
+		unsigned char role[2] = { s->presence[i], s->keep[i] };
+		const uint8_t *header;
+		int attached;
+
+		if (s->presence[i] == ABSENT)
+			continue;
+		header = header_of(plan, node, i, &attached);
+		/* Metadata a clone copies onto a declaration: not in the text. */
+		if (!header || (attached && !holds_body(s->presence[i])))
+			return 1;
+		ol_sha256_update(&h, header, OL_SHA256_SIZE);
+		ol_sha256_update(&h, role, sizeof(role));
+		if (holds_body(s->presence[i]) && !node->is_alias) {
+			if (node->unit >= req->nmodules)
+				return 1;
+			ol_sha256_update(&h, req->module_digests[node->unit], OL_SHA256_SIZE);
+		}
+		if (holds_body(s->presence[i]) && plan->annotated[i])
+			ol_sha256_update(&h, plan->annotations[i], OL_SHA256_SIZE);
+		if (s->presence[i] == VIA_ALIASEE) {
+			header = header_of(plan, &s->nodes[node->aliasee], node->aliasee, &attached);
+			if (!header)
+				return 1;
+			ol_sha256_update(&h, header, OL_SHA256_SIZE);
+		}
+	}
+	ol_sha256_final(&h, digest);
+	return 0;
+}
