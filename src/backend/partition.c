@@ -107,6 +107,16 @@ static int planned(struct splitter *s, const struct ol_lto_request *req, unsigne
 	return 1;
 }
 
+/* How many functions some partition declares past the copy depth. */
+static size_t past_depth(const struct splitter *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nnodes; i++)
+		n += s->nodes[i].past_depth;
+	return n;
+}
+
 static void release_partitions(struct ol_buffer *parts, struct ol_buffer *keys, size_t n)
 {
 	for (size_t p = 0; p < n; p++) {
@@ -124,6 +134,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	struct ol_be_diag diag;
 	const char *whole = NULL;
 	unsigned note = 0;
+	size_t distant = 0;
 	int rc = 0, built = 0;
 
 	if (!req || !req->triple || req->nmodules == 0 || !req->module_partition ||
@@ -200,11 +211,23 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	if (rc == 0 && whole) {
 		ol_be_fail(err, "%s", whole);
 		rc = 1;
-	} else if (rc == 0 && note) {
-		/* Not a failure: what -v says of the partitions joined. */
-		ol_be_fail(err, "%u partition%s joined with another: a kernel calls, through a "
-			   "pointer, a function of another partition whose address is taken",
-			   note, note == 1 ? "" : "s");
+	} else if (rc == 0 && (note || (distant = past_depth(&s)) > 0)) {
+		/* Not a failure: what -v says of the partitions joined, and of
+		 * the calls too far to copy. */
+		if (note && distant)
+			ol_be_fail(err, "%u partition%s joined with another: a kernel calls, through "
+				   "a pointer, a function of another partition whose address is "
+				   "taken; %zu function%s declared where %s more than %d calls away",
+				   note, note == 1 ? "" : "s", distant, distant == 1 ? "" : "s",
+				   distant == 1 ? "it is" : "they are", SPLITTER_COPY_DEPTH);
+		else if (note)
+			ol_be_fail(err, "%u partition%s joined with another: a kernel calls, through "
+				   "a pointer, a function of another partition whose address is taken",
+				   note, note == 1 ? "" : "s");
+		else
+			ol_be_fail(err, "%zu function%s declared, not copied, where %s more than %d "
+				   "calls away", distant, distant == 1 ? "" : "s",
+				   distant == 1 ? "it is" : "they are", SPLITTER_COPY_DEPTH);
 	}
 	if (req->phase)
 		req->phase("Split", 0);
@@ -214,6 +237,7 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	free(s.presence);
 	free(s.keep);
 	free(s.stack);
+	free(s.depth);
 	splitter_plan_end(s.plan);
 	ol_hashtab_release(&s.map);
 	ol_be_link_request_end(s.mod, &diag);

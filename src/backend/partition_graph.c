@@ -285,8 +285,9 @@ int splitter_build_graph(struct splitter *s, const struct ol_lto_request *req)
 	s->presence = calloc(n ? n : 1, 1);
 	s->keep = calloc(n ? n : 1, 1);
 	s->stack = calloc(n ? n : 1, sizeof(*s->stack));
+	s->depth = calloc(n ? n : 1, sizeof(*s->depth));
 	s->map.record_size = sizeof(struct node_slot);
-	if (!s->nodes || !s->presence || !s->keep || !s->stack)
+	if (!s->nodes || !s->presence || !s->keep || !s->stack || !s->depth)
 		return -1;
 	s->nnodes = n;
 	/* Globals, functions, then aliases: the order CloneModule creates them in. */

@@ -90,19 +90,32 @@ void splitter_mark_omp_helpers(struct splitter *s)
 	}
 }
 
+/* Whether a function reached `depth` calls away is declared rather than
+ * held: past SPLITTER_COPY_DEPTH, unless the partition must hold it (a
+ * function that touches LDS runs in its kernel's partition). */
+static int past_copy_depth(const struct node *n, unsigned depth, unsigned char presence)
+{
+	if (depth <= SPLITTER_COPY_DEPTH || !n->is_function || n->kernel || n->touches_lds)
+		return 0;
+	return presence == PRIVATE_COPY || presence == IMPORTED ||
+	       (presence == DEFINED && n->role == ROLE_COPY);
+}
+
 /* What partition p holds, in s->presence: from its owned nodes (and, with a
  * kernel among them, the OpenMP helpers), through the references of what it
- * defines or imports. */
+ * defines or imports, breadth first, so that s->depth is each node's
+ * fewest calls from them. */
 void splitter_reach(struct splitter *s, unsigned p)
 {
-	size_t top = 0;
+	size_t head = 0, tail = 0;
 	int kernel = 0;
 
 	memset(s->presence, ABSENT, s->nnodes);
 	for (size_t i = 0; i < s->nnodes; i++) {
 		if (s->nodes[i].role == ROLE_OWNED && s->nodes[i].part == p) {
 			s->presence[i] = DEFINED;
-			s->stack[top++] = i;
+			s->depth[i] = 0;
+			s->stack[tail++] = i;
 			kernel |= s->nodes[i].kernel;
 		}
 	}
@@ -111,12 +124,14 @@ void splitter_reach(struct splitter *s, unsigned p)
 			s->presence[i] = s->nodes[i].role == ROLE_OWNED && !s->nodes[i].touches_lds
 						 ? DECLARED : s->nodes[i].role == ROLE_OWNED
 						 ? PRIVATE_COPY : DEFINED;
+			s->depth[i] = 0;
 			if (s->presence[i] != DECLARED)
-				s->stack[top++] = i;
+				s->stack[tail++] = i;
 		}
 	}
-	while (top) {
-		struct node *from = &s->nodes[s->stack[--top]];
+	while (head < tail) {
+		size_t at = s->stack[head++];
+		const struct node *from = &s->nodes[at];
 
 		for (size_t r = 0; r < from->nrefs; r++) {
 			size_t to = ref_node(from->refs[r]);
@@ -137,6 +152,14 @@ void splitter_reach(struct splitter *s, unsigned p)
 				presence = VIA_ALIASEE;
 			else
 				presence = DECLARED;
+			s->depth[to] = s->depth[at] + 1;
+			if (past_copy_depth(n, s->depth[to], presence)) {
+				/* A local one becomes owned and exported
+				 * (splitter_settle_roles). */
+				n->exported |= n->role == ROLE_COPY;
+				n->past_depth = 1;
+				presence = DECLARED;
+			}
 			s->presence[to] = presence;
 			if (n->last_reach != p + 1) {
 				n->last_reach = p + 1;
@@ -146,7 +169,7 @@ void splitter_reach(struct splitter *s, unsigned p)
 			    presence != PRIVATE_COPY)
 				n->promote = is_local(LLVMGetLinkage(n->gv));
 			if (presence != DECLARED)
-				s->stack[top++] = to;
+				s->stack[tail++] = to;
 		}
 	}
 }
@@ -175,8 +198,10 @@ void splitter_settle_roles(struct splitter *s)
 {
 	for (int changed = 1; changed;) {
 		changed = 0;
-		for (size_t i = 0; i < s->nnodes; i++)
+		for (size_t i = 0; i < s->nnodes; i++) {
 			s->nodes[i].reached_by = s->nodes[i].last_reach = 0;
+			s->nodes[i].past_depth = 0;
+		}
 		for (unsigned p = 0; p < s->npartitions; p++)
 			splitter_reach(s, p);
 		for (size_t i = 0; i < s->nnodes; i++) {
@@ -185,6 +210,14 @@ void splitter_settle_roles(struct splitter *s)
 			if (!n->is_alias && needs_one_address(n)) {
 				n->role = ROLE_OWNED;
 				n->importable = 1;
+				changed = 1;
+			} else if (n->exported && n->role == ROLE_COPY) {
+				/* Declared past the copy depth somewhere: its
+				 * module's partition defines it for all, and
+				 * the others nearer to it keep their copies. */
+				n->role = ROLE_OWNED;
+				n->importable = 1;
+				n->copyable = !n->address_taken;
 				changed = 1;
 			}
 		}

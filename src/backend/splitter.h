@@ -42,6 +42,8 @@ struct node {
 	unsigned char promote;   /* local, but reached from another partition */
 	unsigned char touches_lds; /* it, or what it reaches, names an LDS variable */
 	unsigned char omp_helper;  /* a runtime function OpenMPOpt may start calling */
+	unsigned char exported;    /* local, declared past the copy depth: owned and exported */
+	unsigned char past_depth;  /* some partition declares it past the copy depth */
 	unsigned char kernel;      /* an entry point (calling convention or nvvm.annotations) */
 	unsigned char is_alias;
 	size_t aliasee;          /* alias: the object it names, SIZE_MAX when not one */
@@ -65,7 +67,8 @@ struct splitter {
 	int imports;              /* available_externally imports (-O2 and up) */
 	unsigned char *presence;  /* per node, for the partition being built */
 	unsigned char *keep;      /* per node: joins its llvm.compiler.used */
-	size_t *stack;
+	size_t *stack;            /* the reach's queue */
+	unsigned *depth;          /* per node: calls from what the partition owns */
 	struct splitter_plan *plan;   /* NULL: no plan keys (partition_plan.c) */
 	int out_of_memory;
 };
@@ -91,6 +94,12 @@ static inline int ref_escapes(size_t ref)
 {
 	return (int)(ref & 1);
 }
+
+/* A partition copies the functions its code reaches up to this many calls
+ * away and declares those further on: in a chain of calls through every
+ * unit, copying all would make the split grow with the square of the
+ * program. */
+#define SPLITTER_COPY_DEPTH 32
 
 static inline int holds_body(unsigned char presence)
 {
