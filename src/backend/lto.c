@@ -356,20 +356,24 @@ static int prepare_input(LLVMModuleRef mod, const struct ol_lto_request *req, si
 	return 0;
 }
 
-static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
-				 const struct ol_lto_request *req, char **err)
+/*
+ * Modules [first, end) parsed and linked into the first of them, in order;
+ * NULL on failure (reported into *err, the modules freed).
+ */
+static LLVMModuleRef link_run(LLVMContextRef ctx, struct ol_be_diag *diag,
+			      const struct ol_lto_request *req, size_t first, size_t end,
+			      struct name_set *defined, char **err)
 {
-	struct name_set defined = { OL_HASHTAB_INIT(struct name_slot) };
 	struct ol_be_module_linker *linker = NULL;
-	LLVMModuleRef dest = parse_module(ctx, diag, req, 0, err);
-	int failed = !dest || prepare_input(dest, req, 0, &defined, err);
+	LLVMModuleRef dest = parse_module(ctx, diag, req, first, err);
+	int failed = !dest || prepare_input(dest, req, first, defined, err);
 
-	if (!failed && req->nmodules > 1 && !(linker = ol_be_module_linker_create(dest)))
+	if (!failed && end - first > 1 && !(linker = ol_be_module_linker_create(dest)))
 		failed = ol_be_fail(err, "out of memory");
-	for (size_t i = 1; !failed && i < req->nmodules; i++) {
+	for (size_t i = first + 1; !failed && i < end; i++) {
 		LLVMModuleRef src = parse_module(ctx, diag, req, i, err);
 
-		if (!src || prepare_input(src, req, i, &defined, err)) {
+		if (!src || prepare_input(src, req, i, defined, err)) {
 			if (src)
 				LLVMDisposeModule(src);
 			failed = 1;
@@ -380,6 +384,47 @@ static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
 		}
 	}
 	/* The linker first: it refers to the destination's types. */
+	ol_be_module_linker_free(linker);
+	if (failed && dest) {
+		LLVMDisposeModule(dest);
+		dest = NULL;
+	}
+	return dest;
+}
+
+/*
+ * The inputs linked into one module, in order.  LLVM's ModuleLinker walks
+ * every global of the destination for each module it links in (to drop
+ * replaced comdats), so linking N modules one after the other costs N
+ * times the growing program: 3000 heavy units took 6.5 s, 1000 took 0.7 s.
+ * Runs of about sqrt(N) modules are linked first, each into its first
+ * module, and then the runs' modules into the first run's, in order: the
+ * same definitions prevail, the walks cost N^1.5.
+ */
+static LLVMModuleRef link_inputs(LLVMContextRef ctx, struct ol_be_diag *diag,
+				 const struct ol_lto_request *req, char **err)
+{
+	struct name_set defined = { OL_HASHTAB_INIT(struct name_slot) };
+	struct ol_be_module_linker *linker = NULL;
+	size_t run = 16, n = req->nmodules;
+	LLVMModuleRef dest;
+	int failed;
+
+	while (run * run < n)
+		run *= 2;
+	dest = link_run(ctx, diag, req, 0, n < run ? n : run, &defined, err);
+	failed = !dest;
+	if (!failed && n > run && !(linker = ol_be_module_linker_create(dest)))
+		failed = ol_be_fail(err, "out of memory");
+	for (size_t first = run; !failed && first < n; first += run) {
+		LLVMModuleRef src = link_run(ctx, diag, req, first, n - first < run ? n : first + run,
+					     &defined, err);
+
+		if (!src)
+			failed = 1;
+		else if (ol_be_module_linker_add(linker, src))
+			failed = ol_be_msg_fail(&diag->errors, err, "linking bitcode modules failed");
+	}
 	ol_be_module_linker_free(linker);
 	name_set_release(&defined);
 	if (failed) {
