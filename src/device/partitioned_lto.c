@@ -120,7 +120,8 @@ struct partition_run {
 	unsigned char *has_plan, *planned;
 	char (*plan_named)[OL_CACHE_KEY_HEX];
 	int check_plans;
-	size_t nplanned, plan_mismatches;
+	size_t nplanned;
+	atomic_size_t plan_mismatches;
 	int lookup_only;               /* the pool looks the partitions up, builds none */
 	size_t distributed;            /* how many the distributor built */
 	size_t nparts;
@@ -387,8 +388,8 @@ static int read_plan_entry(const uint8_t *text, size_t size, char product[OL_CAC
 		       strspn(object, "0123456789abcdef") == strlen(object) ? 0 : -1;
 }
 
-/* Once a planned partition's keys are made from its bitcode: its plan's
- * entry, unless the plan named these keys already; under
+/* Once a partition's product is at hand, its keys made from its bitcode:
+ * its plan's entry, unless the plan named these keys already; under
  * OFFLOAD_LINK_CHECK_PLANS, a plan that named others is a mistake of the
  * plan (partition_plan.c in the backend), reported. */
 static void remember_plan(struct partition_run *run, size_t p)
@@ -405,7 +406,7 @@ static void remember_plan(struct partition_run *run, size_t p)
 			ol_error("partition %zu of %s: its plan key names product %.16s, its bitcode "
 				 "%.16s (a mistake of offload-link's plan keys: please report it)",
 				 p, run->prefix, run->plan_named[p], run->product_keys[p]);
-			run->plan_mismatches++;
+			atomic_fetch_add(&run->plan_mismatches, 1);
 			return;
 		}
 		ol_warn("partition %zu of %s: its plan key named another product than its bitcode "
@@ -490,8 +491,6 @@ static int partition_wanted(void *arg, size_t p, const struct ol_buffer *key)
 	/* The cache's messages join the partition's, in partition order. */
 	previous = ol_diag_capture_begin(&run->diags[p]);
 	look_up(run, p);
-	if (run->has_plan[p])
-		remember_plan(run, p);
 	ol_diag_capture_begin(previous);
 	return partition_missing(run, p);
 }
@@ -519,6 +518,10 @@ static void partition_item(void *arg, size_t p)
 		run->ms[p] = ol_stats_now_ms() - started;
 	if (run->status[p] == 0 && run->lto->codegen_partitions)
 		run->status[p] = codegen_product(run, p);
+	/* Here, not when split() asked: the cache's writes wait for the disk,
+	 * and split() runs on one thread. */
+	if (run->status[p] == 0 && run->has_plan[p] && !run->planned[p])
+		remember_plan(run, p);
 	ol_diag_capture_begin(previous);
 }
 
@@ -827,7 +830,7 @@ static void alloc_run(struct partition_run *run, size_t n)
 	run->has_plan = ol_xcalloc(k, sizeof(*run->has_plan));
 	run->planned = ol_xcalloc(k, sizeof(*run->planned));
 	run->nplanned = 0;
-	run->plan_mismatches = 0;
+	atomic_init(&run->plan_mismatches, 0);
 	run->distributed = 0;
 	run->nparts = n;
 	atomic_init(&run->hits, 0);
@@ -946,7 +949,7 @@ int ol_group_run_partitioned_lto(struct ol_group *g, const struct ol_link_contex
 		split.save_temps_prefix = run.prefix;
 
 	rc = split_and_build(&run, &split, &stats, &built, &why_whole);
-	if (rc == 0 && run.plan_mismatches)
+	if (rc == 0 && atomic_load(&run.plan_mismatches))
 		rc = -1;   /* reported (OFFLOAD_LINK_CHECK_PLANS) */
 	if (rc == 2) {
 		/* A partition the verifier rejects is the splitter's mistake:
