@@ -54,6 +54,7 @@
  * share is splitter.h.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,21 +82,13 @@ static int joined_into_one(const struct splitter *s)
 }
 
 /* Whether the caller has all partition p makes, by its plan key
- * (partition_plan.c): then p is not cut, and keys[p] holds the plan. */
+ * (partition_plan.c; p's reach and keep marks made): then p is not cut,
+ * and keys[p] holds the plan. */
 static int planned(struct splitter *s, const struct ol_lto_request *req, unsigned p,
 		   struct ol_buffer *key)
 {
 	uint8_t digest[32];
-	int defines = 0;
 
-	if (!s->plan || p == 0)
-		return 0;
-	splitter_reach(s, p);
-	for (size_t i = 0; i < s->nnodes && !defines; i++)
-		defines = s->presence[i] == DEFINED;
-	if (!defines)
-		return 0;
-	splitter_mark_kept(s);
 	if (splitter_plan_partition(s, req, p, digest) != 0 ||
 	    !req->partition_planned(req->partition_arg, p, digest))
 		return 0;
@@ -203,9 +196,14 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 		rc = splitter_write_module(s.mod, req, 0, &parts[0], &keys[0], err);
 	if (rc == 0 && s.npartitions > 1)
 		splitter_plan_begin(&s, req);
-	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++)
+	/* A partition that owns nothing has neither bitcode nor key. */
+	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++) {
+		if (!splitter_reach(&s, p))
+			continue;
+		splitter_mark_kept(&s);
 		if (!planned(&s, req, p, &keys[p]))
 			rc = splitter_write_partition(&s, req, p, &parts[p], &keys[p], err);
+	}
 	if (rc != 0)
 		release_partitions(parts, keys, req->npartitions);
 	if (rc == 0 && whole) {
@@ -214,20 +212,17 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	} else if (rc == 0 && (note || (distant = past_depth(&s)) > 0)) {
 		/* Not a failure: what -v says of the partitions joined, and of
 		 * the calls too far to copy. */
-		if (note && distant)
-			ol_be_fail(err, "%u partition%s joined with another: a kernel calls, through "
-				   "a pointer, a function of another partition whose address is "
-				   "taken; %zu function%s declared where %s more than %d calls away",
-				   note, note == 1 ? "" : "s", distant, distant == 1 ? "" : "s",
-				   distant == 1 ? "it is" : "they are", SPLITTER_COPY_DEPTH);
-		else if (note)
-			ol_be_fail(err, "%u partition%s joined with another: a kernel calls, through "
-				   "a pointer, a function of another partition whose address is taken",
-				   note, note == 1 ? "" : "s");
-		else
-			ol_be_fail(err, "%zu function%s declared, not copied, where %s more than %d "
-				   "calls away", distant, distant == 1 ? "" : "s",
-				   distant == 1 ? "it is" : "they are", SPLITTER_COPY_DEPTH);
+		char joined[160] = "", far[96] = "";
+
+		if (note)
+			snprintf(joined, sizeof(joined), "%u partition%s joined with another: a "
+				 "kernel calls, through a pointer, a function of another partition "
+				 "whose address is taken", note, note == 1 ? "" : "s");
+		if (distant)
+			snprintf(far, sizeof(far), "%zu function%s declared, not copied, where %s "
+				 "more than %d calls away", distant, distant == 1 ? "" : "s",
+				 distant == 1 ? "it is" : "they are", SPLITTER_COPY_DEPTH);
+		ol_be_fail(err, "%s%s%s", joined, note && distant ? "; " : "", far);
 	}
 	if (req->phase)
 		req->phase("Split", 0);

@@ -159,15 +159,13 @@ static int extend_compiler_used(struct splitter *s, LLVMModuleRef part, const LL
 	size_t n = 0;
 	int rc;
 
-	if (splitter_mark_kept(s) == 0)
-		return 0;
 	kept = malloc(s->nnodes * sizeof(*kept));
 	if (!kept)
 		return -1;
 	for (size_t i = 0; i < s->nnodes; i++)
 		if (s->keep[i] && values[i])
 			kept[n++] = values[i];
-	rc = ol_be_compiler_used_add(part, kept, n);
+	rc = n ? ol_be_compiler_used_add(part, kept, n) : 0;
 	free(kept);
 	return rc;
 }
@@ -177,15 +175,10 @@ int splitter_write_partition(struct splitter *s, const struct ol_lto_request *re
 {
 	LLVMModuleRef part;
 	LLVMValueRef *values;
-	int any = 0, rc;
+	int rc;
 
 	out->data = NULL;
 	out->size = 0;
-	splitter_reach(s, p);
-	for (size_t i = 0; i < s->nnodes && !any; i++)
-		any = s->presence[i] == DEFINED;
-	if (!any)
-		return 0;
 	part = clone_partition(s, &values);
 	if (!part)
 		return ol_be_fail(err, "cannot clone partition %u", p);

@@ -104,11 +104,11 @@ static int past_copy_depth(const struct node *n, unsigned depth, unsigned char p
 /* What partition p holds, in s->presence: from its owned nodes (and, with a
  * kernel among them, the OpenMP helpers), through the references of what it
  * defines or imports, breadth first, so that s->depth is each node's
- * fewest calls from them. */
-void splitter_reach(struct splitter *s, unsigned p)
+ * fewest calls from them.  Whether it owns anything. */
+int splitter_reach(struct splitter *s, unsigned p)
 {
 	size_t head = 0, tail = 0;
-	int kernel = 0;
+	int kernel = 0, owns;
 
 	memset(s->presence, ABSENT, s->nnodes);
 	for (size_t i = 0; i < s->nnodes; i++) {
@@ -119,6 +119,7 @@ void splitter_reach(struct splitter *s, unsigned p)
 			kernel |= s->nodes[i].kernel;
 		}
 	}
+	owns = tail > 0;
 	for (size_t i = 0; kernel && i < s->nnodes; i++) {
 		if (s->nodes[i].omp_helper && s->presence[i] == ABSENT) {
 			s->presence[i] = s->nodes[i].role == ROLE_OWNED && !s->nodes[i].touches_lds
@@ -172,6 +173,7 @@ void splitter_reach(struct splitter *s, unsigned p)
 				s->stack[tail++] = to;
 		}
 	}
+	return owns;
 }
 
 /* Whether a copy in every partition that reaches it would give `n` several

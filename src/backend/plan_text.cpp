@@ -16,7 +16,6 @@
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalAlias.h>
@@ -115,9 +114,7 @@ public:
 			write_operand(os, value->getValue());
 			os << ';';
 		} else if (auto *node = llvm::dyn_cast<llvm::MDNode>(md)) {
-			if (llvm::isa<llvm::DINode>(node) || llvm::isa<llvm::DILocation>(node) ||
-			    llvm::isa<llvm::DIExpression>(node) || node->getMetadataID() !=
-			    llvm::Metadata::MDTupleKind) {
+			if (!llvm::isa<llvm::MDTuple>(node)) {   /* debug information */
 				unplannable = true;
 				return;
 			}

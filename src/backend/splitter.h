@@ -122,8 +122,9 @@ int splitter_mark_lds_users(struct splitter *s);
 void splitter_assign_role(struct node *n, unsigned unit_part);
 void splitter_mark_omp_helpers(struct splitter *s);
 int splitter_owned_function_touches_lds(const struct splitter *s);
-/* What partition p holds, in s->presence. */
-void splitter_reach(struct splitter *s, unsigned p);
+/* What partition p holds, in s->presence; whether it owns anything (else
+ * it defines nothing, and holds nothing). */
+int splitter_reach(struct splitter *s, unsigned p);
 void splitter_settle_roles(struct splitter *s);
 /* Joins partitions whose kernels would call an import through a pointer
  * (root: npartitions entries, each partition's new one); how many. */
@@ -139,8 +140,8 @@ void splitter_promote(LLVMModuleRef mod, LLVMValueRef gv);
  * it is not wanted (out stays empty). */
 int splitter_write_module(LLVMModuleRef mod, const struct ol_lto_request *req, unsigned p,
 			  struct ol_buffer *out, struct ol_buffer *key, char **err);
-/* Partition p's key and bitcode (as above); both empty when it defines
- * nothing. */
+/* Partition p's key and bitcode (as above), its reach and keep marks made
+ * (splitter_reach, splitter_mark_kept). */
 int splitter_write_partition(struct splitter *s, const struct ol_lto_request *req, unsigned p,
 			     struct ol_buffer *out, struct ol_buffer *key, char **err);
 

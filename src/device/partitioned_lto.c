@@ -113,11 +113,11 @@ struct partition_run {
 	unsigned char *have_product, *have_object;
 	unsigned char *looked_up;      /* the cache was asked once (look_up()) */
 	/* Plan keys (partition_planned()): each partition's, when split()
-	 * made one; whether it was not cut, its plan naming products at hand;
-	 * under OFFLOAD_LINK_CHECK_PLANS the product key its plan named, which
-	 * its bitcode's must equal. */
+	 * made one (else empty); whether it was not cut, its plan naming
+	 * products at hand; the product key its plan named, which its
+	 * bitcode's must equal (OFFLOAD_LINK_CHECK_PLANS). */
 	char (*plan_keys)[OL_CACHE_KEY_HEX];
-	unsigned char *has_plan, *planned;
+	unsigned char *planned;
 	char (*plan_named)[OL_CACHE_KEY_HEX];
 	int check_plans;
 	size_t nplanned;
@@ -234,16 +234,35 @@ static int fetch(struct partition_run *run, const char *key, struct ol_buffer *o
 	return 0;
 }
 
-/* A product of partition p from the cache, keyed by its bitcode and
- * `product` (its key into *key): as fetch(), 0 also without a cache. */
-static int from_cache(struct partition_run *run, size_t p, const char *product,
-		      char key[OL_CACHE_KEY_HEX], struct ol_buffer *out, struct ol_buffer *remarks)
+/* Partition p's key for `product`, from its bitcode (run->keys[p]). */
+static void partition_key(struct partition_run *run, size_t p, const char *product,
+			  char key[OL_CACHE_KEY_HEX])
 {
-	if (!run->cache)
-		return 0;
 	ol_partition_job_key(run->cache, run->g, run->ctx, product, run->req->cpu,
 			     run->req->features, run->keys[p].data, run->keys[p].size, key);
-	return fetch(run, key, out, remarks);
+}
+
+/* Partition p's product from the cache under run->product_keys[p]: 1 if
+ * it was there. */
+static int take_product(struct partition_run *run, size_t p)
+{
+	if (!fetch(run, run->product_keys[p], &run->products[p], &run->remarks[p]))
+		return 0;
+	run->have_product[p] = 1;
+	atomic_fetch_add(&run->hits, 1);
+	run->ms[p] = -1;
+	return 1;
+}
+
+/* Its object (codegen_partitions) under run->object_keys[p], likewise. */
+static int take_object(struct partition_run *run, size_t p)
+{
+	if (!fetch(run, run->object_keys[p], &run->objects[p], &run->codegen_remarks[p]))
+		return 0;
+	run->have_object[p] = 1;
+	atomic_fetch_add(&run->codegen_hits, 1);
+	run->codegen_ms[p] = -1;
+	return 1;
 }
 
 static void to_cache(struct partition_run *run, const char *key, const struct ol_buffer *out,
@@ -262,19 +281,15 @@ static void look_up(struct partition_run *run, size_t p)
 	if (run->looked_up[p])
 		return;
 	run->looked_up[p] = 1;
-	if (!run->have_product[p] &&
-	    from_cache(run, p, product_name(run), run->product_keys[p], &run->products[p],
-		       &run->remarks[p])) {
-		run->have_product[p] = 1;
-		atomic_fetch_add(&run->hits, 1);
-		run->ms[p] = -1;
+	if (!run->cache)
+		return;
+	if (!run->have_product[p]) {
+		partition_key(run, p, product_name(run), run->product_keys[p]);
+		take_product(run, p);
 	}
-	if (run->lto->codegen_partitions && !run->have_object[p] &&
-	    from_cache(run, p, "object", run->object_keys[p], &run->objects[p],
-		       &run->codegen_remarks[p])) {
-		run->have_object[p] = 1;
-		atomic_fetch_add(&run->codegen_hits, 1);
-		run->codegen_ms[p] = -1;
+	if (run->lto->codegen_partitions && !run->have_object[p]) {
+		partition_key(run, p, "object", run->object_keys[p]);
+		take_object(run, p);
 	}
 }
 
@@ -425,38 +440,31 @@ static int partition_planned(void *arg, size_t p, const uint8_t plan[32])
 {
 	struct partition_run *run = arg;
 	struct ol_cache_lookup found;
-	char product[OL_CACHE_KEY_HEX], object[OL_CACHE_KEY_HEX];
-	struct ol_buffer out = { NULL, 0 }, remarks = { NULL, 0 };
+	char object[OL_CACHE_KEY_HEX];
 	int named;
 
 	if (p >= run->nparts || !run->cache)
 		return 0;
 	ol_partition_job_key(run->cache, run->g, run->ctx, "plan", run->req->cpu,
 			     run->req->features, plan, 32, run->plan_keys[p]);
-	run->has_plan[p] = 1;
 	ol_cache_get(run->cache, run->plan_keys[p], &found);
-	named = found.hit && read_plan_entry(found.data, found.size, product, object) == 0;
+	named = found.hit && read_plan_entry(found.data, found.size, run->plan_named[p], object) == 0;
 	free(found.data);
-	if (!named)
+	if (!named) {
+		run->plan_named[p][0] = 0;
 		return 0;
-	memcpy(run->plan_named[p], product, sizeof(product));
-	if (run->check_plans || !fetch(run, product, &out, &remarks))
+	}
+	if (run->check_plans)
 		return 0;
 	/* The optimized partition is what it takes: its object, when not at
-	 * hand, is compiled from it. */
-	memcpy(run->product_keys[p], product, sizeof(product));
-	run->products[p] = out;
-	run->remarks[p] = remarks;
-	run->have_product[p] = 1;
-	run->ms[p] = -1;
-	atomic_fetch_add(&run->hits, 1);
+	 * hand, is compiled from it.  A product gone: p is cut, and keyed by
+	 * its bitcode (look_up()). */
+	memcpy(run->product_keys[p], run->plan_named[p], OL_CACHE_KEY_HEX);
+	if (!take_product(run, p))
+		return 0;
 	if (run->lto->codegen_partitions && object[0]) {
 		memcpy(run->object_keys[p], object, sizeof(object));
-		if (fetch(run, object, &run->objects[p], &run->codegen_remarks[p])) {
-			run->have_object[p] = 1;
-			run->codegen_ms[p] = -1;
-			atomic_fetch_add(&run->codegen_hits, 1);
-		}
+		take_object(run, p);
 	}
 	run->looked_up[p] = 1;
 	run->planned[p] = 1;
@@ -520,7 +528,7 @@ static void partition_item(void *arg, size_t p)
 		run->status[p] = codegen_product(run, p);
 	/* Here, not when split() asked: the cache's writes wait for the disk,
 	 * and split() runs on one thread. */
-	if (run->status[p] == 0 && run->has_plan[p] && !run->planned[p])
+	if (run->status[p] == 0 && run->plan_keys[p][0] && !run->planned[p])
 		remember_plan(run, p);
 	ol_diag_capture_begin(previous);
 }
@@ -827,7 +835,6 @@ static void alloc_run(struct partition_run *run, size_t n)
 	run->looked_up = ol_xcalloc(k, sizeof(*run->looked_up));
 	run->plan_keys = ol_xcalloc(k, sizeof(*run->plan_keys));
 	run->plan_named = ol_xcalloc(k, sizeof(*run->plan_named));
-	run->has_plan = ol_xcalloc(k, sizeof(*run->has_plan));
 	run->planned = ol_xcalloc(k, sizeof(*run->planned));
 	run->nplanned = 0;
 	atomic_init(&run->plan_mismatches, 0);
@@ -858,7 +865,6 @@ static void release_run(struct partition_run *run)
 	free(run->looked_up);
 	free(run->plan_keys);
 	free(run->plan_named);
-	free(run->has_plan);
 	free(run->planned);
 	free(run->remarks);
 	free(run->parts);
