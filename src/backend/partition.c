@@ -144,10 +144,13 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	rc = ol_be_close_module(s.mod, req, err);
 	s.npartitions = (unsigned)req->npartitions;
 	s.imports = req->opt_level >= 2;
-	if (rc == 0 && ((built = splitter_build_graph(&s, req)) < 0 || splitter_mark_lds_users(&s) < 0))
+	if (rc == 0 && ((built = splitter_build_graph(&s, req)) < 0 ||
+			splitter_index_referrers(&s) < 0))
 		rc = ol_be_fail(err, "out of memory");
-	if (rc == 0)
+	if (rc == 0) {
+		splitter_mark_lds_users(&s);
 		splitter_mark_omp_helpers(&s);
+	}
 	/* Why a module stays whole, in partition 0 (returned in *err). */
 	if (rc == 0 && s.npartitions > 1) {
 		if (has_ifuncs(s.mod))
@@ -233,6 +236,12 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	free(s.keep);
 	free(s.stack);
 	free(s.depth);
+	free(s.held);
+	free(s.referrer_start);
+	free(s.referrers);
+	free(s.owned_start);
+	free(s.owned);
+	free(s.helpers);
 	splitter_plan_end(s.plan);
 	ol_hashtab_release(&s.map);
 	ol_be_link_request_end(s.mod, &diag);

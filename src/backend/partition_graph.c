@@ -286,8 +286,13 @@ int splitter_build_graph(struct splitter *s, const struct ol_lto_request *req)
 	s->keep = calloc(n ? n : 1, 1);
 	s->stack = calloc(n ? n : 1, sizeof(*s->stack));
 	s->depth = calloc(n ? n : 1, sizeof(*s->depth));
+	s->held = calloc(n ? n : 1, sizeof(*s->held));
+	s->owned = calloc(n ? n : 1, sizeof(*s->owned));
+	s->owned_start = calloc((size_t)s->npartitions + 1, sizeof(*s->owned_start));
+	s->helpers = calloc(n ? n : 1, sizeof(*s->helpers));
 	s->map.record_size = sizeof(struct node_slot);
-	if (!s->nodes || !s->presence || !s->keep || !s->stack || !s->depth)
+	if (!s->nodes || !s->presence || !s->keep || !s->stack || !s->depth || !s->held ||
+	    !s->owned || !s->owned_start || !s->helpers)
 		return -1;
 	s->nnodes = n;
 	/* Globals, functions, then aliases: the order CloneModule creates them in. */
@@ -341,49 +346,58 @@ int splitter_build_graph(struct splitter *s, const struct ol_lto_request *req)
 	return s->out_of_memory ? -1 : 0;
 }
 
-/* touches_lds: the LDS variables, then, backwards over the references,
- * everything that names one or reaches one that does. */
-int splitter_mark_lds_users(struct splitter *s)
+int splitter_index_referrers(struct splitter *s)
 {
-	size_t *count = calloc(s->nnodes + 1, sizeof(*count)), *from, top = 0;
-	int rc = -1;
+	size_t *start = calloc(s->nnodes + 1, sizeof(*start)), *from, *fill;
 
-	if (!count)
+	if (!start)
 		return -1;
 	for (size_t i = 0; i < s->nnodes; i++)
 		for (size_t r = 0; r < s->nodes[i].nrefs; r++)
-			count[ref_node(s->nodes[i].refs[r]) + 1]++;
+			start[ref_node(s->nodes[i].refs[r]) + 1]++;
 	for (size_t i = 0; i < s->nnodes; i++)
-		count[i + 1] += count[i];
-	from = malloc((count[s->nnodes] ? count[s->nnodes] : 1) * sizeof(*from));
-	if (from) {
-		size_t *fill = calloc(s->nnodes ? s->nnodes : 1, sizeof(*fill));
-
-		if (fill) {
-			for (size_t i = 0; i < s->nnodes; i++)
-				for (size_t r = 0; r < s->nodes[i].nrefs; r++) {
-					size_t to = ref_node(s->nodes[i].refs[r]);
-					from[count[to] + fill[to]++] = i;
-				}
-			for (size_t i = 0; i < s->nnodes; i++)
-				if (is_lds(s->nodes[i].gv)) {
-					s->nodes[i].touches_lds = 1;
-					s->stack[top++] = i;
-				}
-			while (top) {
-				size_t to = s->stack[--top];
-
-				for (size_t k = count[to]; k < count[to + 1]; k++)
-					if (!s->nodes[from[k]].touches_lds) {
-						s->nodes[from[k]].touches_lds = 1;
-						s->stack[top++] = from[k];
-					}
-			}
-			free(fill);
-			rc = 0;
-		}
+		start[i + 1] += start[i];
+	from = malloc((start[s->nnodes] ? start[s->nnodes] : 1) * sizeof(*from));
+	fill = calloc(s->nnodes ? s->nnodes : 1, sizeof(*fill));
+	if (!from || !fill) {
+		free(start);
 		free(from);
+		free(fill);
+		return -1;
 	}
-	free(count);
-	return rc;
+	for (size_t i = 0; i < s->nnodes; i++)
+		for (size_t r = 0; r < s->nodes[i].nrefs; r++) {
+			size_t ref = s->nodes[i].refs[r], to = ref_node(ref);
+
+			from[start[to] + fill[to]++] = i << 1 | (size_t)ref_escapes(ref);
+		}
+	free(fill);
+	s->referrer_start = start;
+	s->referrers = from;
+	return 0;
+}
+
+/* touches_lds: the LDS variables, then, backwards over the references,
+ * everything that names one or reaches one that does. */
+void splitter_mark_lds_users(struct splitter *s)
+{
+	size_t top = 0;
+
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (is_lds(s->nodes[i].gv)) {
+			s->nodes[i].touches_lds = 1;
+			s->stack[top++] = i;
+		}
+	while (top) {
+		size_t to = s->stack[--top];
+
+		for (size_t k = s->referrer_start[to]; k < s->referrer_start[to + 1]; k++) {
+			size_t from = ref_node(s->referrers[k]);
+
+			if (!s->nodes[from].touches_lds) {
+				s->nodes[from].touches_lds = 1;
+				s->stack[top++] = from;
+			}
+		}
+	}
 }

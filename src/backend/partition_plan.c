@@ -114,6 +114,13 @@ static const uint8_t *header_of(struct splitter_plan *plan, const struct node *n
 	return plan->state[i] == HEADER_FAILED ? NULL : plan->headers[i];
 }
 
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 int splitter_plan_partition(struct splitter *s, const struct ol_lto_request *req, unsigned p,
 			    uint8_t digest[OL_SHA256_SIZE])
 {
@@ -126,14 +133,15 @@ int splitter_plan_partition(struct splitter *s, const struct ol_lto_request *req
 	ol_sha256_init(&h);
 	ol_sha256_update(&h, version, sizeof(version));
 	ol_sha256_update(&h, plan->module, sizeof(plan->module));
-	for (size_t i = 0; i < s->nnodes; i++) {
+	/* In the order of the nodes, as the clone has them. */
+	qsort(s->held, s->nheld, sizeof(*s->held), by_index);
+	for (size_t k = 0; k < s->nheld; k++) {
+		size_t i = s->held[k];
 		const struct node *node = &s->nodes[i];
 		unsigned char role[2] = { s->presence[i], s->keep[i] };
 		const uint8_t *header;
 		int attached;
 
-		if (s->presence[i] == ABSENT)
-			continue;
 		header = header_of(plan, node, i, &attached);
 		/* Metadata a clone copies onto a declaration: not in the text. */
 		if (!header || (attached && !holds_body(s->presence[i])))

@@ -87,6 +87,8 @@ void splitter_mark_omp_helpers(struct splitter *s)
 		for (size_t k = 0; k < sizeof(omp_helpers) / sizeof(omp_helpers[0]); k++)
 			if (strlen(omp_helpers[k]) == len && memcmp(name, omp_helpers[k], len) == 0)
 				s->nodes[i].omp_helper = 1;
+		if (s->nodes[i].omp_helper)
+			s->helpers[s->nhelpers++] = i;
 	}
 }
 
@@ -110,25 +112,33 @@ int splitter_reach(struct splitter *s, unsigned p)
 	size_t head = 0, tail = 0;
 	int kernel = 0, owns;
 
-	memset(s->presence, ABSENT, s->nnodes);
-	for (size_t i = 0; i < s->nnodes; i++) {
-		if (s->nodes[i].role == ROLE_OWNED && s->nodes[i].part == p) {
-			s->presence[i] = DEFINED;
-			s->depth[i] = 0;
-			s->stack[tail++] = i;
-			kernel |= s->nodes[i].kernel;
-		}
+	for (size_t k = 0; k < s->nheld; k++) {
+		s->presence[s->held[k]] = ABSENT;
+		s->keep[s->held[k]] = 0;
+	}
+	s->nheld = 0;
+	for (size_t k = s->owned_start[p]; k < s->owned_start[p + 1]; k++) {
+		size_t i = s->owned[k];
+
+		s->presence[i] = DEFINED;
+		s->held[s->nheld++] = i;
+		s->depth[i] = 0;
+		s->stack[tail++] = i;
+		kernel |= s->nodes[i].kernel;
 	}
 	owns = tail > 0;
-	for (size_t i = 0; kernel && i < s->nnodes; i++) {
-		if (s->nodes[i].omp_helper && s->presence[i] == ABSENT) {
-			s->presence[i] = s->nodes[i].role == ROLE_OWNED && !s->nodes[i].touches_lds
-						 ? DECLARED : s->nodes[i].role == ROLE_OWNED
-						 ? PRIVATE_COPY : DEFINED;
-			s->depth[i] = 0;
-			if (s->presence[i] != DECLARED)
-				s->stack[tail++] = i;
-		}
+	for (size_t k = 0; kernel && k < s->nhelpers; k++) {
+		size_t i = s->helpers[k];
+
+		if (s->presence[i] != ABSENT)
+			continue;
+		s->presence[i] = s->nodes[i].role == ROLE_OWNED && !s->nodes[i].touches_lds
+					 ? DECLARED : s->nodes[i].role == ROLE_OWNED
+					 ? PRIVATE_COPY : DEFINED;
+		s->held[s->nheld++] = i;
+		s->depth[i] = 0;
+		if (s->presence[i] != DECLARED)
+			s->stack[tail++] = i;
 	}
 	while (head < tail) {
 		size_t at = s->stack[head++];
@@ -162,6 +172,7 @@ int splitter_reach(struct splitter *s, unsigned p)
 				presence = DECLARED;
 			}
 			s->presence[to] = presence;
+			s->held[s->nheld++] = to;
 			if (n->last_reach != p + 1) {
 				n->last_reach = p + 1;
 				n->reached_by += n->reached_by < 2;
@@ -196,10 +207,30 @@ static int needs_one_address(const struct node *n)
  * round of reaches finds them; the promotions change what partitions
  * reach, so the rounds go on until none promotes anything.
  */
+/* s->owned: each partition's owned nodes, in the order of the nodes. */
+static void index_owners(struct splitter *s)
+{
+	size_t *start = s->owned_start;
+
+	memset(start, 0, ((size_t)s->npartitions + 1) * sizeof(*start));
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].role == ROLE_OWNED)
+			start[s->nodes[i].part + 1]++;
+	for (unsigned p = 0; p < s->npartitions; p++)
+		start[p + 1] += start[p];
+	/* start[p] is where p's run begins; filling moves it to its end. */
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].role == ROLE_OWNED)
+			s->owned[start[s->nodes[i].part]++] = i;
+	for (unsigned p = s->npartitions; p > 0; p--)
+		start[p] = start[p - 1];
+	start[0] = 0;
+}
 void splitter_settle_roles(struct splitter *s)
 {
 	for (int changed = 1; changed;) {
 		changed = 0;
+		index_owners(s);
 		for (size_t i = 0; i < s->nnodes; i++) {
 			s->nodes[i].reached_by = s->nodes[i].last_reach = 0;
 			s->nodes[i].past_depth = 0;
@@ -283,13 +314,14 @@ unsigned splitter_join_for_exact_callees(struct splitter *s, unsigned *root)
 	for (unsigned p = 0; p < s->npartitions; p++) {
 		int kernel = 0;
 
-		for (size_t i = 0; i < s->nnodes && !kernel; i++)
-			kernel = s->nodes[i].kernel && s->nodes[i].role == ROLE_OWNED &&
-				 s->nodes[i].part == p;
+		for (size_t k = s->owned_start[p]; k < s->owned_start[p + 1] && !kernel; k++)
+			kernel = s->nodes[s->owned[k]].kernel;
 		if (!kernel)
 			continue;
 		splitter_reach(s, p);
-		for (size_t i = 0; i < s->nnodes; i++) {
+		/* In any order: the joins make the same partitions. */
+		for (size_t k = 0; k < s->nheld; k++) {
+			size_t i = s->held[k];
 			const struct node *from = &s->nodes[i];
 
 			if (!holds_body(s->presence[i]) || from->is_alias ||
@@ -361,30 +393,34 @@ size_t splitter_mark_kept(struct splitter *s)
 {
 	size_t kept = 0;
 
-	memset(s->keep, 0, s->nnodes);
 	/* A private copy of a function the merged module exports: full LTO
 	 * does not know all its callers, and neither may this partition (the
 	 * Attributor specialized such a copy's table loads to one element). */
-	for (size_t i = 0; i < s->nnodes; i++)
+	for (size_t k = 0; k < s->nheld; k++) {
+		size_t i = s->held[k];
+
 		if (s->presence[i] == PRIVATE_COPY && s->nodes[i].is_function && !s->nodes[i].promote &&
 		    !is_local(LLVMGetLinkage(s->nodes[i].gv)))
 			s->keep[i] = 1;
+	}
 	/* Tables are guarded when each partition is optimized, as the whole
-	 * module is (table_guard.c). */
-	for (size_t i = 0; i < s->nnodes; i++) {
-		const struct node *from = &s->nodes[i];
+	 * module is (table_guard.c).  Read from the held node back to what
+	 * names it: the first escaping name without a body here settles it. */
+	for (size_t k = 0; k < s->nheld; k++) {
+		size_t to = s->held[k];
 
-		if (holds_body(s->presence[i]))
+		if (s->keep[to] || !holds_body(s->presence[to]) ||
+		    !mirrors_escapes(&s->nodes[to], s->presence[to]))
 			continue;
-		for (size_t r = 0; r < from->nrefs; r++) {
-			size_t to = ref_node(from->refs[r]);
-
-			if (ref_escapes(from->refs[r]) && holds_body(s->presence[to]) &&
-			    mirrors_escapes(&s->nodes[to], s->presence[to]))
+		for (size_t r = s->referrer_start[to]; r < s->referrer_start[to + 1]; r++) {
+			if (ref_escapes(s->referrers[r]) &&
+			    !holds_body(s->presence[ref_node(s->referrers[r])])) {
 				s->keep[to] = 1;
+				break;
+			}
 		}
 	}
-	for (size_t i = 0; i < s->nnodes; i++)
-		kept += s->keep[i];
+	for (size_t k = 0; k < s->nheld; k++)
+		kept += s->keep[s->held[k]];
 	return kept;
 }

@@ -67,8 +67,18 @@ struct splitter {
 	int imports;              /* available_externally imports (-O2 and up) */
 	unsigned char *presence;  /* per node, for the partition being built */
 	unsigned char *keep;      /* per node: joins its llvm.compiler.used */
+	size_t *held;             /* the nodes presence has, in no order: what
+				     the next reach clears, so that a partition
+				     costs what it holds, not the module */
+	size_t nheld;
 	size_t *stack;            /* the reach's queue */
 	unsigned *depth;          /* per node: calls from what the partition owns */
+	size_t *referrer_start;   /* per node + 1: the nodes naming it, in referrers */
+	size_t *referrers;        /* each as index << 1 | lets the address out */
+	size_t *owned_start;      /* per partition + 1: what it owns, in owned */
+	size_t *owned;            /* as the last splitter_settle_roles left roles */
+	size_t *helpers;          /* the OpenMP helpers (splitter_mark_omp_helpers) */
+	size_t nhelpers;
 	struct splitter_plan *plan;   /* NULL: no plan keys (partition_plan.c) */
 	int out_of_memory;
 };
@@ -112,18 +122,23 @@ static inline int holds_body(unsigned char presence)
  * references.  Returns 0, 1 when an alias keeps the module whole, -1 when
  * out of memory. */
 int splitter_build_graph(struct splitter *s, const struct ol_lto_request *req);
+/* s->referrers: each node's referrers, read backwards from the references.
+ * Returns 0, or -1 when out of memory. */
+int splitter_index_referrers(struct splitter *s);
 /* The node of a global of the merged module, or SIZE_MAX. */
 size_t splitter_node_of(const struct splitter *s, LLVMValueRef gv);
-/* touches_lds of every node.  Returns 0, or -1 when out of memory. */
-int splitter_mark_lds_users(struct splitter *s);
+/* touches_lds of every node (over s->referrers). */
+void splitter_mark_lds_users(struct splitter *s);
 
 /* --- roles (partition_roles.c) ------------------------------------------- */
 
 void splitter_assign_role(struct node *n, unsigned unit_part);
 void splitter_mark_omp_helpers(struct splitter *s);
 int splitter_owned_function_touches_lds(const struct splitter *s);
-/* What partition p holds, in s->presence; whether it owns anything (else
- * it defines nothing, and holds nothing). */
+/* What partition p holds, in s->presence (and listed in s->held), the
+ * keep marks of the one before cleared; whether it owns anything (else it
+ * defines nothing, and holds nothing).  Roles as splitter_settle_roles
+ * left them. */
 int splitter_reach(struct splitter *s, unsigned p);
 void splitter_settle_roles(struct splitter *s);
 /* Joins partitions whose kernels would call an import through a pointer
