@@ -1,7 +1,15 @@
 /* sha256: FIPS 180-4 SHA-256.  See include/offload/sha256.h. */
 #include "offload/sha256.h"
+#include "sha256_internal.h"
 
 #include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define OL_SHA256_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#include <stdatomic.h>
+#endif
 
 static const uint32_t round_constants[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -44,6 +52,92 @@ static void compress(uint32_t state[8], const uint8_t block[64])
 	state[4] += e, state[5] += f, state[6] += g, state[7] += h;
 }
 
+#ifdef OL_SHA256_X86
+/*
+ * The same blocks through the SHA extensions (x86 SHA-NI), where the
+ * processor has them: a link hashes every input image for its cache key,
+ * hundreds of megabytes in a large program, several times faster so.  The
+ * state travels as two registers, ABEF and CDGH; each sha256rnds2 does two
+ * rounds from the low half of its message operand.
+ */
+__attribute__((target("sha,sse4.1")))
+static void compress_shani(uint32_t state[8], const uint8_t *data, size_t nblocks)
+{
+	const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i abef, cdgh, tmp, msg, w[4];
+
+	tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state[0]), 0xb1);  /* CDAB */
+	cdgh = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state[4]), 0x1b); /* EFGH */
+	abef = _mm_alignr_epi8(tmp, cdgh, 8);
+	cdgh = _mm_blend_epi16(cdgh, tmp, 0xf0);
+	for (; nblocks > 0; nblocks--, data += 64) {
+		__m128i abef_before = abef, cdgh_before = cdgh;
+
+		for (int i = 0; i < 16; i++) {
+			__m128i *now = &w[i & 3];
+
+			if (i < 4) {
+				*now = _mm_shuffle_epi8(
+					_mm_loadu_si128((const __m128i *)(data + 16 * i)), byte_swap);
+			} else {
+				/* W[t-16] + s0(W[t-15]), + W[t-7], + s1(W[t-2]). */
+				msg = _mm_sha256msg1_epu32(*now, w[(i + 1) & 3]);
+				msg = _mm_add_epi32(msg, _mm_alignr_epi8(w[(i + 3) & 3], w[(i + 2) & 3], 4));
+				*now = _mm_sha256msg2_epu32(msg, w[(i + 3) & 3]);
+			}
+			msg = _mm_add_epi32(*now, _mm_loadu_si128((const __m128i *)&round_constants[4 * i]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, msg);
+			abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(msg, 0x0e));
+		}
+		abef = _mm_add_epi32(abef, abef_before);
+		cdgh = _mm_add_epi32(cdgh, cdgh_before);
+	}
+	tmp = _mm_shuffle_epi32(abef, 0x1b);   /* FEBA */
+	cdgh = _mm_shuffle_epi32(cdgh, 0xb1);  /* DCHG */
+	_mm_storeu_si128((__m128i *)&state[0], _mm_blend_epi16(tmp, cdgh, 0xf0)); /* DCBA */
+	_mm_storeu_si128((__m128i *)&state[4], _mm_alignr_epi8(cdgh, tmp, 8));    /* HGFE */
+}
+
+static int has_sha_extensions(void)
+{
+	static atomic_int known = -1;
+	int has = atomic_load_explicit(&known, memory_order_relaxed);
+	unsigned a, b, c, d;
+
+	if (has >= 0)
+		return has;
+	has = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_1) && (c & bit_SSSE3) &&
+	      __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+	atomic_store_explicit(&known, has, memory_order_relaxed);
+	return has;
+}
+#endif
+
+void ol_sha256_blocks_portable(uint32_t state[8], const uint8_t *data, size_t nblocks)
+{
+	for (; nblocks > 0; nblocks--, data += 64)
+		compress(state, data);
+}
+
+int ol_sha256_blocks_accelerated(uint32_t state[8], const uint8_t *data, size_t nblocks)
+{
+#ifdef OL_SHA256_X86
+	if (has_sha_extensions()) {
+		compress_shani(state, data, nblocks);
+		return 0;
+	}
+#else
+	(void)state, (void)data, (void)nblocks;
+#endif
+	return -1;
+}
+
+static void compress_blocks(uint32_t state[8], const uint8_t *data, size_t nblocks)
+{
+	if (ol_sha256_blocks_accelerated(state, data, nblocks) < 0)
+		ol_sha256_blocks_portable(state, data, nblocks);
+}
+
 void ol_sha256_init(struct ol_sha256 *h)
 {
 	static const uint32_t initial[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -66,11 +160,12 @@ void ol_sha256_update(struct ol_sha256 *h, const void *data, size_t size)
 		size -= take;
 		if (h->fill < 64)
 			return;
-		compress(h->state, h->block);
+		compress_blocks(h->state, h->block, 1);
 		h->fill = 0;
 	}
-	for (; size >= 64; p += 64, size -= 64)
-		compress(h->state, p);
+	compress_blocks(h->state, p, size / 64);
+	p += size / 64 * 64;
+	size %= 64;
 	memcpy(h->block, p, size);
 	h->fill = size;
 }
