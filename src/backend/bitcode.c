@@ -4,9 +4,10 @@
  * clang -fembed-offload-object, the producer's version and the offload
  * entries section its host code uses.
  *
- * The module is loaded lazily (function bodies stay unread) into a fresh
- * context per call, so scanning a large -flto archive costs little more than
- * reading its symbol table.
+ * The symbols come from the table the writer stored beside the module
+ * (symbol_table.cpp) when it has one this LLVM reads; otherwise, and for
+ * everything else, the module is loaded lazily (function bodies stay unread)
+ * into a fresh context per call.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,27 @@ static int is_weak_linkage(LLVMLinkage linkage)
 	}
 }
 
+static int append_symbol(struct symbol_list *list, const char *name, size_t len, int defined,
+			 int weak, int hidden, int common)
+{
+	struct ol_bc_symbol *sym = ol_be_grow(list->items, &list->capacity, list->count,
+					      sizeof(*sym), 32);
+
+	if (!sym)
+		return -1;
+	list->items = sym;
+	sym = &list->items[list->count];
+	sym->name = ol_be_strndup(name, len);
+	if (!sym->name)
+		return -1;
+	sym->defined = (unsigned char)defined;
+	sym->weak = (unsigned char)weak;
+	sym->hidden = (unsigned char)hidden;
+	sym->common = (unsigned char)common;
+	list->count++;
+	return 0;
+}
+
 /* The symbols a linker sees, as irsymtab lists them: local symbols and
  * LLVM's own globals (llvm.used, llvm.global_ctors, intrinsics) are not
  * symbols of the object. */
@@ -52,7 +74,6 @@ static int add_symbol(struct symbol_list *list, LLVMValueRef gv)
 	size_t len = 0;
 	const char *name = LLVMGetValueName2(gv, &len);
 	LLVMLinkage linkage = LLVMGetLinkage(gv);
-	struct ol_bc_symbol *sym;
 
 	if (!name || len == 0)
 		return 0;
@@ -61,22 +82,20 @@ static int add_symbol(struct symbol_list *list, LLVMValueRef gv)
 		return 0;
 	if (len >= 5 && memcmp(name, "llvm.", 5) == 0)
 		return 0;
-	sym = ol_be_grow(list->items, &list->capacity, list->count, sizeof(*sym), 32);
-	if (!sym)
-		return -1;
-	list->items = sym;
-	sym = &list->items[list->count];
-	sym->name = ol_be_strndup(name, len);
-	if (!sym->name)
-		return -1;
 	/* available_externally bodies are copies for the optimizer only: the
 	 * symbol is still undefined for the linker. */
-	sym->defined = !LLVMIsDeclaration(gv) && linkage != LLVMAvailableExternallyLinkage;
-	sym->weak = (unsigned char)is_weak_linkage(linkage);
-	sym->hidden = LLVMGetVisibility(gv) == LLVMHiddenVisibility;
-	sym->common = linkage == LLVMCommonLinkage;
-	list->count++;
-	return 0;
+	return append_symbol(list, name, len,
+			     !LLVMIsDeclaration(gv) && linkage != LLVMAvailableExternallyLinkage,
+			     is_weak_linkage(linkage), LLVMGetVisibility(gv) == LLVMHiddenVisibility,
+			     linkage == LLVMCommonLinkage);
+}
+
+/* One symbol of the stored table (symbol_table.cpp). */
+static int add_table_symbol(void *arg, const char *name, size_t len, unsigned flags)
+{
+	return append_symbol(arg, name, len, (flags & OL_BE_SYM_DEFINED) != 0,
+			     (flags & OL_BE_SYM_WEAK) != 0, (flags & OL_BE_SYM_HIDDEN) != 0,
+			     (flags & OL_BE_SYM_COMMON) != 0);
 }
 
 /* Module::global_values() order: functions, variables, aliases, ifuncs. */
@@ -356,10 +375,26 @@ int ol_be_bitcode_symbols(const uint8_t *data, size_t size, const char *name,
 			  struct ol_bc_symbol **syms, size_t *nsyms, char **err)
 {
 	struct ol_be_diag diag;
-	LLVMContextRef ctx = ol_be_context_create(&diag);
+	LLVMContextRef ctx;
 	struct symbol_list list = {0};
-	LLVMModuleRef mod = load_with_symbols(ctx, &diag, data, size, name, &list, err);
-	int rc = mod ? 0 : -1;
+	LLVMModuleRef mod;
+	int rc;
+
+	/* The stored symbol table when the file has one this LLVM reads. */
+	rc = ol_be_symbol_table_read(data, size, add_table_symbol, &list);
+	if (rc <= 0) {
+		if (rc < 0) {
+			symbol_list_release(&list);
+			ol_be_fail(err, "out of memory");
+		}
+		*syms = list.items;
+		*nsyms = list.count;
+		return rc;
+	}
+	symbol_list_release(&list);
+	ctx = ol_be_context_create(&diag);
+	mod = load_with_symbols(ctx, &diag, data, size, name, &list, err);
+	rc = mod ? 0 : -1;
 
 	*syms = list.items;   /* empty on failure */
 	*nsyms = list.count;
