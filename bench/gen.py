@@ -262,17 +262,18 @@ def heavy_cxx_sources(outdir, units, shared_callers=0):
     return _heavy_program(outdir, units, shared_callers, ".cpp", HEAVY_CXX_UNIT)
 
 
-def heavy_units(outdir, clang, units, archs, jobs, shared_callers=0, lang="c", debug=False):
+def heavy_units(outdir, clang, units, archs, jobs, shared_callers=0, lang="c", debug=False,
+                extra=()):
     """heavy_sources (lang "c") or heavy_cxx_sources ("c++", compiled with
     clang++) compiled as the issue measured them: -O2, the four
-    architectures, -nogpulib (the link adds -lomptarget.devicertl), and -g
-    when debug.  Returns the object paths, main.o first."""
+    architectures, -nogpulib (the link adds -lomptarget.devicertl), -g
+    when debug, and the extra flags.  Returns the object paths, main.o first."""
     if lang == "c++":
         sources = heavy_cxx_sources(outdir, units, shared_callers)
     else:
         sources = heavy_sources(outdir, units, shared_callers)
     objects = [os.path.splitext(s)[0] + ".o" for s in sources]
-    flags = heavy_flags(archs) + (["-g"] if debug else [])
+    flags = heavy_flags(archs) + (["-g"] if debug else []) + list(extra)
     cxx = clang.replace("clang-", "clang++-")
     _compile_all(jobs, [[cxx if s.endswith(".cpp") else clang, "-O2"] + flags + ["-c", s, "-o", o]
                         for s, o in zip(sources, objects)])

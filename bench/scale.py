@@ -75,9 +75,12 @@ def program(args, kind, units):
     arch_tag = "-".join(args.archs)
     objdir = os.path.join(args.work, "%s-%d-%s" % (kind, units, arch_tag))
     if kind == "openmp":
-        clang, flags = "clang-19", ["-O2"] + gen.heavy_flags(args.archs)
+        # clang 19 compiles OpenMP for NVPTX to cubins unless asked for
+        # bitcode (AMDGPU gets bitcode either way).
+        lto = ["-foffload-lto"] if any(a.startswith("sm_") for a in args.archs) else []
+        clang, flags = "clang-19", ["-O2"] + gen.heavy_flags(args.archs) + lto
         make = lambda: gen.heavy_units(objdir, clang, units, args.archs, args.jobs,  # noqa: E731
-                                       shared_callers=min(50, units))
+                                       shared_callers=min(50, units), extra=lto)
         k = units * 57 // 100
         source = os.path.join(objdir, "heavy%03d.c" % k)
         edit = (source, "sum += h%03d_f1(a[i]);" % k, "sum += h%03d_f1(a[i]) * 0.5;" % k,
@@ -197,14 +200,23 @@ def load(path):
     return []
 
 
+def kind_of(r):
+    """The kind and its targets: "openmp gfx942"."""
+    return "%s %s" % (r["kind"], ",".join(r.get("archs", [])))
+
+
+def key_of(r):
+    return (r["machine"], r["kind"], tuple(r.get("archs", [])), r["units"], r["variant"])
+
+
 def table(records):
     lines = ["| units | kind | variant | machine | cold | CPU | peak memory | relink, one kernel | relink, host only |",
              "|---:|---|---|---|---:|---:|---:|---:|---:|"]
-    for r in sorted(records, key=lambda r: (r["kind"], r["units"], VARIANTS.index(r["variant"]))):
+    for r in sorted(records, key=lambda r: (kind_of(r), r["units"], VARIANTS.index(r["variant"]))):
         cold = ("%.1f s" % r["cold_s"]) if not r["why"] else (
             "> %.0f s" % r["cold_s"] if r["why"].startswith("stopped") else "failed")
         lines.append("| %d | %s | %s | %s | %s | %.1f s | %.0f MiB | %s | %s |" % (
-            r["units"], r["kind"], r["variant"], r["machine"], cold, r["cpu_s"], r["peak_mib"],
+            r["units"], kind_of(r), r["variant"], r["machine"], cold, r["cpu_s"], r["peak_mib"],
             ("%.1f s" % r["relink_kernel_s"]) if "relink_kernel_s" in r else "",
             ("%.1f s" % r["relink_host_s"]) if "relink_host_s" in r else ""))
     return "\n".join(lines)
@@ -219,12 +231,12 @@ def plot(records, path):
         print("scale.py: no matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3): "
               "no plot", file=sys.stderr)
         return
-    fig, (ax_time, ax_mem) = plt.subplots(1, 2, figsize=(11, 4.2))
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, (ax_time, ax_mem) = plt.subplots(1, 2, figsize=(11, 6))
+    colors = plt.get_cmap("tab20").colors
     series = 0
-    for kind in sorted({r["kind"] for r in records}):
+    for kind in sorted({kind_of(r) for r in records}):
         for variant in VARIANTS:
-            rows = sorted((r for r in records if r["kind"] == kind and r["variant"] == variant),
+            rows = sorted((r for r in records if kind_of(r) == kind and r["variant"] == variant),
                           key=lambda r: r["units"])
             done = [r for r in rows if not r["why"]]
             stopped = [r for r in rows if r["why"] and r["why"].startswith("stopped")]
@@ -251,8 +263,9 @@ def plot(records, path):
         ax.grid(True, which="both", alpha=0.3)
     ax_time.set_title("device link time")
     ax_mem.set_title("peak memory")
-    ax_time.legend(fontsize=7)
-    fig.tight_layout()
+    handles, labels = ax_time.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=7)
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     fig.savefig(path, dpi=110)
     print("scale.py: %s" % path)
 
@@ -285,9 +298,8 @@ def main():
         for units in [int(s) for s in args.steps.split(",")]:
             for kind in args.kinds.split(","):
                 new = run_step(args, kind, units, skip)
-                keys = {(r["machine"], r["kind"], r["units"], r["variant"]) for r in new}
-                records = [r for r in records
-                           if (r["machine"], r["kind"], r["units"], r["variant"]) not in keys] + new
+                keys = {key_of(r) for r in new}
+                records = [r for r in records if key_of(r) not in keys] + new
                 with open(args.results, "w") as f:
                     json.dump(records, f, indent=1)
     print(table(records))
