@@ -9,7 +9,8 @@ For each program, compiles its sources with clang 19 (-O2 -fopenmp
 --offload-arch=<archs> -foffload-lto -nogpulib), links the device code with
 offload-link three times -- full LTO (--device-lto=full, named: partitioned
 is the default since 0.2.0) and each of --partitions
-(--device-lto=partitioned, partitions of 4 modules; partitioned:1, one
+(--device-lto=partitioned, partitions of 8 modules, 4 before
+0.2.0's last change; partitioned:1, one
 module each) -- with --save-temps --wrapper-verbose --no-cache, the host
 link replaced by /bin/true and the device runtime from
 -L/usr/lib/llvm-19/lib -lomptarget.devicertl, and compares every kernel:

@@ -118,7 +118,7 @@ struct ol_cmdline {
 	int compression_level;       /* -1 when not given */
 	int wrapper_jobs;            /* 0 = default (number of cores) */
 	unsigned device_lto_units;   /* input modules a partition (--device-lto=partitioned[:N],
-					OFFLOAD_LINK_DEVICE_LTO, default 4); 0: full LTO */
+					OFFLOAD_LINK_DEVICE_LTO, default 8); 0: full LTO */
 	const char *device_lto_origin; /* "--device-lto=..." or "OFFLOAD_LINK_DEVICE_LTO=..."
 					  when one asked for partitions, for messages; else NULL */
 	/* --device-link-memory= (or OFFLOAD_LINK_DEVICE_LINK_MEMORY) in bytes,

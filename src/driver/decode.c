@@ -82,7 +82,7 @@ struct last_seen {
 /* Input modules in a partition when nothing, or --device-lto=partitioned
  * without a number, says how many: the default device LTO (docs/design/partitioned-lto.md).
  */
-#define DEVICE_LTO_DEFAULT_UNITS 4
+#define DEVICE_LTO_DEFAULT_UNITS 8
 
 /* "full" (0), "partitioned" or "partitioned:N" (N >= 1) into *units. */
 static int parse_device_lto(const char *v, unsigned *units)
