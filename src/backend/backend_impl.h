@@ -150,11 +150,12 @@ LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
  * consumes src, returns 0 or -1 (the error went to the context's handler).
  * NULL from create(): out of memory. */
 /* A bitcode file's global symbols from the table stored beside its module
- * (symbol_table.cpp): add() for each, with OL_BE_SYM_* flags.  0 when read,
- * 1 when the file has no table this LLVM reads, -1 when add() failed. */
-enum { OL_BE_SYM_DEFINED = 1, OL_BE_SYM_WEAK = 2, OL_BE_SYM_HIDDEN = 4, OL_BE_SYM_COMMON = 8 };
+ * (symbol_table.cpp): add() for each, as struct ol_bc_symbol has them.  0
+ * when read, 1 when the file has no table this LLVM reads, -1 when add()
+ * failed. */
 int ol_be_symbol_table_read(const uint8_t *data, size_t size,
-			    int (*add)(void *arg, const char *name, size_t len, unsigned flags),
+			    int (*add)(void *arg, const char *name, size_t len, int defined,
+				       int weak, int hidden, int common),
 			    void *arg);
 
 struct ol_be_module_linker;

@@ -91,11 +91,10 @@ static int add_symbol(struct symbol_list *list, LLVMValueRef gv)
 }
 
 /* One symbol of the stored table (symbol_table.cpp). */
-static int add_table_symbol(void *arg, const char *name, size_t len, unsigned flags)
+static int add_table_symbol(void *arg, const char *name, size_t len, int defined, int weak,
+			    int hidden, int common)
 {
-	return append_symbol(arg, name, len, (flags & OL_BE_SYM_DEFINED) != 0,
-			     (flags & OL_BE_SYM_WEAK) != 0, (flags & OL_BE_SYM_HIDDEN) != 0,
-			     (flags & OL_BE_SYM_COMMON) != 0);
+	return append_symbol(arg, name, len, defined, weak, hidden, common);
 }
 
 /* Module::global_values() order: functions, variables, aliases, ifuncs. */

@@ -25,10 +25,8 @@
 /* Declared for the C files in backend_impl.h. */
 extern "C" int ol_be_symbol_table_read(const uint8_t *data, size_t size,
 				       int (*add)(void *arg, const char *name, size_t len,
-						  unsigned flags),
+						  int defined, int weak, int hidden, int common),
 				       void *arg);
-
-enum { SYM_DEFINED = 1, SYM_WEAK = 2, SYM_HIDDEN = 4, SYM_COMMON = 8 };  /* OL_BE_SYM_* */
 
 namespace storage = llvm::irsymtab::storage;
 
@@ -48,7 +46,8 @@ static bool string_of(const storage::Str &str, llvm::StringRef strtab, llvm::Str
 }
 
 int ol_be_symbol_table_read(const uint8_t *data, size_t size,
-			    int (*add)(void *arg, const char *name, size_t len, unsigned flags),
+			    int (*add)(void *arg, const char *name, size_t len, int defined, int weak,
+				       int hidden, int common),
 			    void *arg)
 {
 	llvm::MemoryBufferRef buffer(
@@ -83,7 +82,6 @@ int ol_be_symbol_table_read(const uint8_t *data, size_t size,
 		const storage::Symbol &sym = syms[i];
 		uint32_t bits = sym.Flags;
 		llvm::StringRef name;
-		unsigned flags = 0;
 
 		if (!string_of(sym.IRName, strtab, &name))
 			return 1;
@@ -92,15 +90,11 @@ int ol_be_symbol_table_read(const uint8_t *data, size_t size,
 		if (name.empty() || !(bits >> storage::Symbol::FB_global & 1) ||
 		    name.starts_with("llvm."))
 			continue;
-		if (!(bits >> storage::Symbol::FB_undefined & 1))
-			flags |= SYM_DEFINED;
-		if (bits >> storage::Symbol::FB_weak & 1 || bits >> storage::Symbol::FB_common & 1)
-			flags |= SYM_WEAK;
-		if ((bits >> storage::Symbol::FB_visibility & 3) == llvm::GlobalValue::HiddenVisibility)
-			flags |= SYM_HIDDEN;
-		if (bits >> storage::Symbol::FB_common & 1)
-			flags |= SYM_COMMON;
-		if (add(arg, name.data(), name.size(), flags) < 0)
+		int common = bits >> storage::Symbol::FB_common & 1;
+		if (add(arg, name.data(), name.size(), !(bits >> storage::Symbol::FB_undefined & 1),
+			(bits >> storage::Symbol::FB_weak & 1) || common,
+			(bits >> storage::Symbol::FB_visibility & 3) == llvm::GlobalValue::HiddenVisibility,
+			common) < 0)
 			return -1;
 	}
 	return 0;
