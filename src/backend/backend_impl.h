@@ -146,9 +146,6 @@ LLVMTargetMachineRef ol_be_target_machine(const char *triple, const char *cpu,
 					  const char *features,
 					  LLVMCodeGenOptLevel level, char **err);
 
-/* One Linker for all of an LTO's input modules (module_linker.cpp): add()
- * consumes src, returns 0 or -1 (the error went to the context's handler).
- * NULL from create(): out of memory. */
 /* A bitcode file's global symbols from the table stored beside its module
  * (symbol_table.cpp): add() for each, as struct ol_bc_symbol has them.  0
  * when read, 1 when the file has no table this LLVM reads, -1 when add()
@@ -158,6 +155,9 @@ int ol_be_symbol_table_read(const uint8_t *data, size_t size,
 				       int weak, int hidden, int common),
 			    void *arg);
 
+/* One Linker for all of an LTO's input modules (module_linker.cpp): add()
+ * consumes src, returns 0 or -1 (the error went to the context's handler).
+ * NULL from create(): out of memory. */
 struct ol_be_module_linker;
 struct ol_be_module_linker *ol_be_module_linker_create(LLVMModuleRef dest);
 int ol_be_module_linker_add(struct ol_be_module_linker *linker, LLVMModuleRef src);

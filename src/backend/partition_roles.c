@@ -187,6 +187,26 @@ int splitter_reach(struct splitter *s, unsigned p)
 	return owns;
 }
 
+/* s->owned: each partition's owned nodes, in the order of the nodes. */
+static void index_owners(struct splitter *s)
+{
+	size_t *start = s->owned_start;
+
+	memset(start, 0, ((size_t)s->npartitions + 1) * sizeof(*start));
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].role == ROLE_OWNED)
+			start[s->nodes[i].part + 1]++;
+	for (unsigned p = 0; p < s->npartitions; p++)
+		start[p + 1] += start[p];
+	/* start[p] is where p's run begins; filling moves it to its end. */
+	for (size_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].role == ROLE_OWNED)
+			s->owned[start[s->nodes[i].part]++] = i;
+	for (unsigned p = s->npartitions; p > 0; p--)
+		start[p] = start[p - 1];
+	start[0] = 0;
+}
+
 /* Whether a copy in every partition that reaches it would give `n` several
  * addresses where full LTO has one that the program may see: a local
  * function whose address is taken, or a local constant whose address a
@@ -207,25 +227,6 @@ static int needs_one_address(const struct node *n)
  * round of reaches finds them; the promotions change what partitions
  * reach, so the rounds go on until none promotes anything.
  */
-/* s->owned: each partition's owned nodes, in the order of the nodes. */
-static void index_owners(struct splitter *s)
-{
-	size_t *start = s->owned_start;
-
-	memset(start, 0, ((size_t)s->npartitions + 1) * sizeof(*start));
-	for (size_t i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].role == ROLE_OWNED)
-			start[s->nodes[i].part + 1]++;
-	for (unsigned p = 0; p < s->npartitions; p++)
-		start[p + 1] += start[p];
-	/* start[p] is where p's run begins; filling moves it to its end. */
-	for (size_t i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].role == ROLE_OWNED)
-			s->owned[start[s->nodes[i].part]++] = i;
-	for (unsigned p = s->npartitions; p > 0; p--)
-		start[p] = start[p - 1];
-	start[0] = 0;
-}
 void splitter_settle_roles(struct splitter *s)
 {
 	for (int changed = 1; changed;) {
@@ -389,10 +390,8 @@ static int mirrors_escapes(const struct node *n, unsigned char presence)
  * else can see to the wrong element (clang's `.NAMES.ref` of a `declare
  * target` table prevents that in full LTO).
  */
-size_t splitter_mark_kept(struct splitter *s)
+void splitter_mark_kept(struct splitter *s)
 {
-	size_t kept = 0;
-
 	/* A private copy of a function the merged module exports: full LTO
 	 * does not know all its callers, and neither may this partition (the
 	 * Attributor specialized such a copy's table loads to one element). */
@@ -420,7 +419,4 @@ size_t splitter_mark_kept(struct splitter *s)
 			}
 		}
 	}
-	for (size_t k = 0; k < s->nheld; k++)
-		kept += s->keep[s->held[k]];
-	return kept;
 }

@@ -145,8 +145,8 @@ void splitter_settle_roles(struct splitter *s);
  * (root: npartitions entries, each partition's new one); how many. */
 unsigned splitter_join_for_exact_callees(struct splitter *s, unsigned *root);
 void splitter_reassign_roles(struct splitter *s, const unsigned *root);
-/* What joins the partition's llvm.compiler.used, in s->keep; how many. */
-size_t splitter_mark_kept(struct splitter *s);
+/* What joins the partition's llvm.compiler.used, in s->keep. */
+void splitter_mark_kept(struct splitter *s);
 
 /* --- the clones (partition_clone.c) -------------------------------------- */
 
