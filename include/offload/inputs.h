@@ -128,8 +128,9 @@ struct ol_inputs {
 
 /* Scans every input; a bitcode input loads the backend (backend.h).
  * beside_host_link: a speculative host link runs meanwhile (host_link.h),
- * so the link waits for the linker, not the scan: one thread reads, and
- * the other core is the linker's.  Otherwise a second thread reads ahead.
+ * so the link waits for the linker, not the scan: one new thread reads
+ * (placed on a core the linker does not hold) while the caller waits.
+ * Otherwise a second thread reads ahead.
  * Returns 0, or -1 if errors were reported. */
 int ol_inputs_scan(const struct ol_cmdline *cl, struct ol_inputs *in, int beside_host_link);
 

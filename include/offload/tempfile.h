@@ -60,6 +60,10 @@ int ol_write_file_new(const char *path, const void *data, size_t size);
  * it can be renamed over `path`; fd as ol_temp_create.  Returns an arena
  * path, or NULL after reporting an error. */
 const char *ol_temp_create_beside(const char *path, int *fd_out);
+/* The same name, registered but not created: free when asked, for a
+ * program that creates the file itself (the host linker).  NULL after
+ * reporting an error. */
+const char *ol_temp_name_beside(const char *path);
 /* Rename the temp file over `path` and stop tracking it.  Returns 0, or -1
  * after reporting an error (the temp file is then removed at exit). */
 int ol_temp_commit(const char *tmp, const char *path);

@@ -64,11 +64,8 @@ static void host_line(const struct ol_cmdline *cl, const char *const *wrapper_ob
 		plain &= !writes_side_files(argv->v[i]);
 		named |= strcmp(argv->v[i], marker) == 0;
 	}
-	if (plain && named) {
-		*tmp = ol_temp_create_beside(cl->output, NULL);
-		if (*tmp)
-			unlink(*tmp);
-	}
+	if (plain && named)
+		*tmp = ol_temp_name_beside(cl->output);
 	for (size_t i = 1; i < argv->nr; i++) {
 		if (strcmp(argv->v[i], marker) == 0) {
 			free(argv->v[i]);
@@ -84,6 +81,11 @@ static int commit_output(const char *tmp, const char *output)
 
 	if (!tmp || lstat(tmp, &st) < 0)   /* nothing written: nothing to rename */
 		return 0;
+	/* ext4 writes a file renamed over another out at once (auto_da_alloc,
+	 * 0.1 ms on every link); the old output goes first, as GNU ld and lld
+	 * remove it before they write. */
+	if (lstat(output, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(output);
 	return ol_temp_commit(tmp, output);
 }
 

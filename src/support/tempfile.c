@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <stdio.h>
@@ -215,6 +216,9 @@ void ol_temp_forget(const char *path)
 	pthread_mutex_unlock(&registry_lock);
 }
 
+/* The random part of a temp name: what mkstemp fills its XXXXXX with. */
+static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
 static char *arena_path(const char *path)
 {
 	char *copy;
@@ -229,7 +233,6 @@ static char *arena_path(const char *path)
  * random part is what mkstemps would fill in: names stay distinct. */
 static char *name_only(const char *prefix, const char *ext)
 {
-	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	static unsigned long counter;
 	const char *dir = getenv("TMPDIR");
 	unsigned long n;
@@ -371,6 +374,57 @@ const char *ol_temp_create_beside(const char *path, int *fd_out)
 		close(fd);
 	result = arena_path(tmp);
 	free(tmp);
+	return result;
+}
+
+/* The directory `path` would be created in, writable and searchable. */
+static int directory_takes_files(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int ok;
+
+	if (!slash)
+		return faccessat(AT_FDCWD, ".", W_OK | X_OK, AT_EACCESS) == 0;
+	dir = ol_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+	ok = faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0;
+	free(dir);
+	return ok;
+}
+
+const char *ol_temp_name_beside(const char *path)
+{
+	unsigned char bytes[6];
+	struct stat st;
+	char *name = NULL;
+	const char *result;
+
+	/* Creating and removing a file costs two journal updates on every
+	 * plain link; a name as random as mkstemp's that is free now does
+	 * the same job.  Anything unusual takes the creating path, which says
+	 * why a directory refuses files. */
+	if (directory_takes_files(path) &&
+	    getrandom(bytes, sizeof(bytes), GRND_NONBLOCK) == (ssize_t)sizeof(bytes)) {
+		char random[sizeof(bytes) + 1];
+
+		for (size_t i = 0; i < sizeof(bytes); i++)
+			random[i] = letters[bytes[i] % (sizeof(letters) - 1)];
+		random[sizeof(bytes)] = '\0';
+		name = ol_xasprintf("%s.tmp-%s", path, random);
+		if (lstat(name, &st) == 0 || errno != ENOENT) {
+			free(name);
+			name = NULL;
+		}
+	}
+	if (!name) {
+		result = ol_temp_create_beside(path, NULL);
+		if (result)
+			unlink(result);
+		return result;
+	}
+	ol_temp_register(name);
+	result = arena_path(name);
+	free(name);
 	return result;
 }
 
