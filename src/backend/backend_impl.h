@@ -207,6 +207,7 @@ void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag);
 /* What follows the link of a whole program: internalize what no other
  * input sees (req->preserve), and the AMDGPU kernel calling convention. */
 int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char **err);
+struct ol_be_use_places;
 /* A clone of mod in its context holding, of gvs[0..n) (every global,
  * function and alias of mod, in module order), the definitions of those
  * with what[i] == 2 and declarations of those with what[i] == 1, in
@@ -215,12 +216,25 @@ int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char
  * giving its i.  NULL when gvs is not the module's list. */
 LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 				    const unsigned char *what, size_t n, LLVMValueRef *clones,
-				    size_t (*index_of)(void *arg, LLVMValueRef gv), void *arg);
+				    size_t (*index_of)(void *arg, LLVMValueRef gv), void *arg,
+				    struct ol_be_use_places *places);
+/* Where the uses of the merged module's much used values stand in their
+ * lists, for every clone of one split (the clone follows that order). */
+struct ol_be_use_places;
+struct ol_be_use_places *ol_be_use_places_new(void);
+void ol_be_use_places_free(struct ol_be_use_places *places);
 /* Cuts a partition's named metadata to what concerns its definitions. */
 void ol_be_prune_named_metadata(LLVMModuleRef mod);
 /* The module's bitcode with its local names numbered in module order, for
  * a cache key; *data malloc'd.  Returns 0 or -1 (out of memory). */
 int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
+/* The use-list order of the module's globals, arguments, blocks and
+ * instructions, as named metadata of the module (a partition's, which
+ * follows the merged module's): 0, or -1 when out of memory.  The LTO
+ * that reads the partition applies it and drops the list: 0, or -1 when
+ * it is malformed. */
+int ol_be_record_use_order(LLVMModuleRef mod);
+int ol_be_apply_use_order(LLVMModuleRef mod);
 /* The text of a partition plan (plan_text.cpp): the merged module's part
  * (1: none, under debug information) and one global's header (1: made,
  * but the global carries metadata); *text malloc'd; -1 out of memory. */
@@ -231,6 +245,16 @@ int ol_be_global_plan_text(LLVMValueRef gv, char **text, size_t *size);
 int ol_be_annotation_plan_texts(LLVMModuleRef mod,
 				void (*each)(void *arg, LLVMValueRef gv, const char *text, size_t size),
 				void *arg);
+/* The order of a global's uses among what one partition holds (plan_text.cpp):
+ * node_of() maps a global of the merged module to its node; each value's
+ * uses are read once for all partitions. */
+struct ol_be_use_order;
+struct ol_be_use_order *ol_be_use_order_new(size_t (*node_of)(void *arg, LLVMValueRef gv),
+					    void *arg);
+int ol_be_use_order_text(struct ol_be_use_order *order, LLVMValueRef gv,
+			 size_t (*held_rank)(void *arg, size_t node, int body), void *arg,
+			 char **text, size_t *size);
+void ol_be_use_order_free(struct ol_be_use_order *order);
 
 /* --- the entry points (one file each) ------------------------------------ */
 

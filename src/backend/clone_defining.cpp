@@ -19,6 +19,14 @@
  * every partition's bytes (its cache key) unless the lists are cut to what
  * the partition defines.
  *
+ * The merged module's use-list order.  Where a value is used several times
+ * the optimizer's walks follow its use list (the order of OpenMPOpt's
+ * tests for an outlined region, of a block's predecessors), and full LTO
+ * optimizes the merged module as the IR linker left those lists.  A clone
+ * gets its uses in the order their originals have, and carries that order
+ * to its LTO (use_order.cpp), so that a partition is optimized as full LTO
+ * would do it.
+ *
  * Canonical names for the cache key.  The IR linker renames a module's
  * private globals and struct types after those of the modules linked
  * before it (".str" becomes ".str5" when another input gains a string), so
@@ -49,6 +57,8 @@
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm-c/Core.h>
 
+#include "use_order.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -60,7 +70,7 @@ extern "C" LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValu
 					       const unsigned char *what, size_t n,
 					       LLVMValueRef *clones,
 					       size_t (*index_of)(void *arg, LLVMValueRef gv),
-					       void *arg);
+					       void *arg, struct ol_be_use_places *places);
 extern "C" void ol_be_prune_named_metadata(LLVMModuleRef mod);
 extern "C" int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
 
@@ -195,7 +205,8 @@ bool names_left_out(const llvm::NamedMDNode &list, const llvm::MDNode *entry,
  */
 LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 				    const unsigned char *what, size_t n, LLVMValueRef *clones,
-				    size_t (*index_of)(void *arg, LLVMValueRef gv), void *arg)
+				    size_t (*index_of)(void *arg, LLVMValueRef gv), void *arg,
+				    struct ol_be_use_places *places)
 {
 	const llvm::Module &m = *llvm::unwrap(mod);
 	auto clone = std::make_unique<llvm::Module>(m.getModuleIdentifier(), m.getContext());
@@ -322,6 +333,7 @@ LLVMModuleRef ol_be_clone_partition(LLVMModuleRef mod, const LLVMValueRef *gvs,
 		if (i < n)
 			clones[i] = llvm::wrap(static_cast<llvm::Value *>(decl));
 	}
+	ol_be_follow_use_order(map, places);
 	return llvm::wrap(clone.release());
 }
 

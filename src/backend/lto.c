@@ -689,7 +689,14 @@ int ol_be_lto(const struct ol_lto_request *req, struct ol_buffer *out, struct ol
 	mod = ol_be_link_request(req, &diag, remarks, err);
 	if (!mod)
 		return -1;
-	rc = req->mode == OL_LTO_PARTITION ? verify_partition(mod, err) : 0;
+	rc = 0;
+	/* The merged module's use-list order, which the split recorded. */
+	if (req->mode == OL_LTO_PARTITION && ol_be_apply_use_order(mod) < 0) {
+		ol_be_fail(err, "a partition's use-list order is malformed");
+		rc = 2;
+	}
+	if (rc == 0 && req->mode == OL_LTO_PARTITION)
+		rc = verify_partition(mod, err);
 	if (rc == 0)
 		rc = lto_module(mod, &diag, req, out, err);
 	ol_be_link_request_end(mod, &diag);

@@ -197,8 +197,11 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 			splitter_promote(s.mod, s.nodes[i].gv);
 	if (rc == 0 && s.npartitions == 1)
 		rc = splitter_write_module(s.mod, req, 0, &parts[0], &keys[0], err);
-	if (rc == 0 && s.npartitions > 1)
+	if (rc == 0 && s.npartitions > 1) {
 		splitter_plan_begin(&s, req);
+		if (!(s.places = ol_be_use_places_new()))
+			rc = ol_be_fail(err, "out of memory");
+	}
 	/* A partition that owns nothing has neither bitcode nor key. */
 	for (unsigned p = 0; rc == 0 && s.npartitions > 1 && p < s.npartitions; p++) {
 		if (!splitter_reach(&s, p))
@@ -243,6 +246,8 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	free(s.owned);
 	free(s.helpers);
 	splitter_plan_end(s.plan);
+	if (s.places)
+		ol_be_use_places_free(s.places);
 	ol_hashtab_release(&s.map);
 	ol_be_link_request_end(s.mod, &diag);
 	return rc;

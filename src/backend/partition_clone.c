@@ -61,7 +61,8 @@ static LLVMModuleRef clone_partition(struct splitter *s, LLVMValueRef **values)
 			gvs[i] = s->nodes[i].gv;
 			what[i] = holds_body(s->presence[i]) ? 2 : s->presence[i] != ABSENT;
 		}
-		part = ol_be_clone_partition(s->mod, gvs, what, s->nnodes, *values, node_index, s);
+		part = ol_be_clone_partition(s->mod, gvs, what, s->nnodes, *values, node_index, s,
+					     s->places);
 	}
 	free(gvs);
 	free(what);
@@ -142,7 +143,9 @@ int splitter_write_module(LLVMModuleRef mod, const struct ol_lto_request *req, u
 
 	LLVMSetModuleIdentifier(mod, name, sizeof(name) - 1);
 	LLVMSetSourceFileName(mod, name, sizeof(name) - 1);
-	if (ol_be_canonical_bitcode(mod, &key->data, &key->size) < 0)
+	/* Its use-list order goes with it, in its key too (clone_defining.cpp). */
+	if (ol_be_record_use_order(mod) < 0 ||
+	    ol_be_canonical_bitcode(mod, &key->data, &key->size) < 0)
 		return ol_be_fail(err, "out of memory");
 	/* A partition whose products the caller has (its cache) is not
 	 * written: on a relink that is all but the edited ones. */

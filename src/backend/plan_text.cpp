@@ -20,14 +20,18 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/GlobalAlias.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Instruction.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm-c/Core.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <new>
 #include <cstring>
 #include <string>
+#include <vector>
 
 extern "C" int ol_be_module_plan_text(LLVMModuleRef mod, char **text, size_t *size);
 extern "C" int ol_be_global_plan_text(LLVMValueRef gv, char **text, size_t *size);
@@ -35,6 +39,13 @@ extern "C" int ol_be_annotation_plan_texts(LLVMModuleRef mod,
 					   void (*each)(void *arg, LLVMValueRef gv, const char *text,
 							size_t size),
 					   void *arg);
+extern "C" struct ol_be_use_order *ol_be_use_order_new(size_t (*node_of)(void *arg,
+									   LLVMValueRef gv),
+							 void *arg);
+extern "C" int ol_be_use_order_text(struct ol_be_use_order *order, LLVMValueRef gv,
+				    size_t (*held_rank)(void *arg, size_t node, int body),
+				    void *arg, char **text, size_t *size);
+extern "C" void ol_be_use_order_free(struct ol_be_use_order *order);
 
 namespace {
 
@@ -293,4 +304,215 @@ int ol_be_global_plan_text(LLVMValueRef gv, char **text, size_t *size)
 	if (hand_back(buffer, text, size) < 0)
 		return -1;
 	return attached ? 1 : 0;
+}
+
+/*
+ * The order of uses.  A partition's clone takes each value's uses in the
+ * order of the merged module's (clone_defining.cpp), and that order is made
+ * by the IR linker from every input: which module defines a global, and
+ * whether a declaration was replaced when its definition came, reverse
+ * parts of a global's list.  So a plan also says, for each global the
+ * partition holds or names, the order in which its uses among the
+ * partition's bodies come: each use as the holder's place among what the
+ * partition holds, the use's place among the holder's uses of the global
+ * in the text of its body, and the operand; a use through a constant
+ * expression as the constant (globals in it by their place) and its own
+ * uses, in turn.  The uses inside a body need nothing more: the IR linker
+ * sets every operand of a body it brings in, in order, and the first input
+ * keeps the order its bytes give (the plan says which bodies are its).
+ */
+struct ol_be_use_order {
+	size_t (*node_of)(void *arg, LLVMValueRef gv);
+	void *arg;
+	struct Site {
+		size_t holder;                /* node of the function or global using it */
+		unsigned rank;                /* among the holder's uses, in its text */
+		unsigned operand;
+		const llvm::Constant *via;    /* a constant using it, or null */
+	};
+	/* Per value, its uses in list order; empty with `unknown` set when a
+	 * user is of a kind the plan cannot place. */
+	llvm::DenseMap<const llvm::Value *, std::vector<Site>> sites;
+	llvm::DenseMap<const llvm::Value *, bool> unknown;
+	llvm::DenseMap<const llvm::BasicBlock *, unsigned> block_index;
+};
+
+namespace {
+
+unsigned block_index(ol_be_use_order &order, const llvm::BasicBlock *block)
+{
+	auto found = order.block_index.find(block);
+
+	if (found != order.block_index.end())
+		return found->second;
+	unsigned i = 0;
+	for (const llvm::BasicBlock &b : *block->getParent())
+		order.block_index[&b] = i++;
+	return order.block_index[block];
+}
+
+/* v's uses in list order, made once. */
+const std::vector<ol_be_use_order::Site> *sites_of(ol_be_use_order &order, const llvm::Value *v)
+{
+	auto found = order.sites.find(v);
+
+	if (found != order.sites.end())
+		return order.unknown.count(v) ? nullptr : &found->second;
+	std::vector<ol_be_use_order::Site> list;
+	std::vector<const llvm::Instruction *> insts;
+	bool unknown = false;
+
+	for (const llvm::Use &use : v->uses()) {
+		const llvm::User *user = use.getUser();
+		ol_be_use_order::Site site = { SIZE_MAX, 0, use.getOperandNo(), nullptr };
+		const llvm::Instruction *inst = llvm::dyn_cast<llvm::Instruction>(user);
+
+		if (inst)
+			site.holder = order.node_of(order.arg, llvm::wrap(inst->getFunction()));
+		else if (auto *gv = llvm::dyn_cast<llvm::GlobalValue>(user))
+			site.holder = order.node_of(order.arg, llvm::wrap(gv));
+		else if (auto *c = llvm::dyn_cast<llvm::Constant>(user))
+			site.via = c;
+		else
+			unknown = true;
+		list.push_back(site);
+		insts.push_back(inst);
+	}
+	/* Each holder's uses ranked in the text of its body. */
+	std::vector<size_t> by_text(list.size());
+	for (size_t i = 0; i < list.size(); i++)
+		by_text[i] = i;
+	std::stable_sort(by_text.begin(), by_text.end(), [&](size_t a, size_t b) {
+		const llvm::Instruction *x = insts[a], *y = insts[b];
+
+		if (list[a].holder != list[b].holder)
+			return list[a].holder < list[b].holder;
+		if (!x || !y) {
+			if ((x == nullptr) != (y == nullptr))
+				return x == nullptr;
+			return list[a].operand < list[b].operand;
+		}
+		if (x == y)
+			return list[a].operand < list[b].operand;
+		if (x->getParent() != y->getParent())
+			return block_index(order, x->getParent()) < block_index(order, y->getParent());
+		return x->comesBefore(y);
+	});
+	for (size_t k = 0; k < by_text.size(); k++) {
+		size_t i = by_text[k];
+		bool same = k > 0 && list[by_text[k - 1]].holder == list[i].holder;
+
+		list[i].rank = same ? list[by_text[k - 1]].rank + 1 : 0;
+	}
+	if (unknown)
+		order.unknown[v] = true;
+	auto &stored = order.sites[v];
+	stored = std::move(list);
+	return unknown ? nullptr : &stored;
+}
+
+/* A constant by its structure, a global in it by its place among what the
+ * partition holds; false when one is not held. */
+bool describe_constant(ol_be_use_order &order, const llvm::Constant *c,
+		       size_t (*held_rank)(void *arg, size_t node, int body), void *arg,
+		       llvm::raw_ostream &os)
+{
+	if (auto *gv = llvm::dyn_cast<llvm::GlobalValue>(c)) {
+		size_t rank = held_rank(arg, order.node_of(order.arg, llvm::wrap(gv)), 0);
+
+		os << 'h' << rank;
+		return rank != SIZE_MAX;
+	}
+	if (auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(c))
+		os << 'e' << ce->getOpcodeName();
+	else
+		os << 'k';
+	write_type(os, c->getType());
+	if (c->getNumOperands() == 0) {
+		write_operand(os, c);
+		return true;
+	}
+	os << '(';
+	for (const llvm::Use &op : c->operands()) {
+		auto *operand = llvm::dyn_cast<llvm::Constant>(op.get());
+		if (!operand || !describe_constant(order, operand, held_rank, arg, os))
+			return false;
+		os << ',';
+	}
+	os << ')';
+	return true;
+}
+
+/* 0 with v's uses among the partition's bodies written, 1 when they
+ * cannot be told. */
+int write_use_order(ol_be_use_order &order, const llvm::Value *v,
+		    size_t (*held_rank)(void *arg, size_t node, int body), void *arg,
+		    llvm::raw_ostream &os, unsigned depth)
+{
+	const std::vector<ol_be_use_order::Site> *list = sites_of(order, v);
+
+	if (!list || depth > 8)
+		return 1;
+	for (const ol_be_use_order::Site &site : *list) {
+		if (site.via) {
+			std::string inner;
+			llvm::raw_string_ostream nested(inner);
+
+			if (write_use_order(order, site.via, held_rank, arg, nested, depth + 1))
+				return 1;
+			nested.flush();
+			if (inner.empty())
+				continue;
+			os << "c(";
+			if (!describe_constant(order, site.via, held_rank, arg, os))
+				return 1;
+			os << ")[" << inner << ']';
+			continue;
+		}
+		size_t rank = site.holder == SIZE_MAX ? SIZE_MAX : held_rank(arg, site.holder, 1);
+
+		if (rank != SIZE_MAX)
+			os << 'u' << rank << '.' << site.rank << '.' << site.operand << ';';
+	}
+	return 0;
+}
+
+} // namespace
+
+struct ol_be_use_order *ol_be_use_order_new(size_t (*node_of)(void *arg, LLVMValueRef gv),
+					    void *arg)
+{
+	auto *order = new (std::nothrow) ol_be_use_order;
+
+	if (order) {
+		order->node_of = node_of;
+		order->arg = arg;
+	}
+	return order;
+}
+
+/*
+ * The order of gv's uses among what the partition holds: held_rank(arg,
+ * node, body) is node's place among the globals the partition holds
+ * (body: among those whose body or initializer it holds), SIZE_MAX when
+ * it holds none.  Returns 0 with *text malloc'd (empty: nothing to tell),
+ * 1 when the order cannot be told (the partition is then not planned), -1
+ * when out of memory.
+ */
+int ol_be_use_order_text(struct ol_be_use_order *order, LLVMValueRef gv,
+			 size_t (*held_rank)(void *arg, size_t node, int body), void *arg,
+			 char **text, size_t *size)
+{
+	std::string buffer;
+	llvm::raw_string_ostream os(buffer);
+
+	if (write_use_order(*order, llvm::unwrap(gv), held_rank, arg, os, 0))
+		return 1;
+	os.flush();
+	return hand_back(buffer, text, size);
+}
+
+void ol_be_use_order_free(struct ol_be_use_order *order)
+{
+	delete order;
 }

@@ -80,6 +80,7 @@ struct splitter {
 	size_t *helpers;          /* the OpenMP helpers (splitter_mark_omp_helpers) */
 	size_t nhelpers;
 	struct splitter_plan *plan;   /* NULL: no plan keys (partition_plan.c) */
+	struct ol_be_use_places *places; /* for the clones' use-list order */
 	int out_of_memory;
 };
 
