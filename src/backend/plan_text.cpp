@@ -308,7 +308,7 @@ int ol_be_global_plan_text(LLVMValueRef gv, char **text, size_t *size)
 
 /*
  * The order of uses.  A partition's clone takes each value's uses in the
- * order of the merged module's (clone_defining.cpp), and that order is made
+ * order of the merged module's (use_order.cpp), and that order is made
  * by the IR linker from every input: which module defines a global, and
  * whether a declaration was replaced when its definition came, reverse
  * parts of a global's list.  So a plan also says, for each global the
