@@ -235,6 +235,9 @@ int ol_be_canonical_bitcode(LLVMModuleRef mod, uint8_t **data, size_t *size);
  * it is malformed. */
 int ol_be_record_use_order(LLVMModuleRef mod);
 int ol_be_apply_use_order(LLVMModuleRef mod);
+/* The module's bitcode at path with its use-list order (--save-temps):
+ * 0, or -1. */
+int ol_be_save_bitcode_ordered(LLVMModuleRef mod, const char *path);
 /* The text of a partition plan (plan_text.cpp): the merged module's part
  * (1: none, under debug information) and one global's header (1: made,
  * but the global carries metadata); *text malloc'd; -1 out of memory. */

@@ -159,7 +159,7 @@ static int save_bitcode(LLVMModuleRef mod, const char *prefix, const char *suffi
 		return ol_be_fail(err, "out of memory");
 	memcpy(path, prefix, strlen(prefix));
 	memcpy(path + strlen(prefix), suffix, strlen(suffix) + 1);
-	if (LLVMWriteBitcodeToFile(mod, path))
+	if (ol_be_save_bitcode_ordered(mod, path) < 0)
 		rc = ol_be_fail(err, "cannot write '%s'", path);
 	free(path);
 	return rc;

@@ -25,11 +25,14 @@
  */
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Value.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm-c/Core.h>
 
 #include "use_order.h"
@@ -42,6 +45,7 @@
 
 extern "C" int ol_be_record_use_order(LLVMModuleRef mod);
 extern "C" int ol_be_apply_use_order(LLVMModuleRef mod);
+extern "C" int ol_be_save_bitcode_ordered(LLVMModuleRef mod, const char *path);
 extern "C" struct ol_be_use_places *ol_be_use_places_new(void);
 extern "C" void ol_be_use_places_free(struct ol_be_use_places *places);
 
@@ -263,5 +267,23 @@ int ol_be_apply_use_order(LLVMModuleRef mod)
 			[&](const llvm::Use &a, const llvm::Use &b) { return order(a) < order(b); });
 	}
 	m.eraseNamedMetadata(list);
+	return 0;
+}
+
+/* A module saved for --save-temps with its use-list order, so that `opt`
+ * on the file optimizes what the link's pipeline did: 0, or -1. */
+int ol_be_save_bitcode_ordered(LLVMModuleRef mod, const char *path)
+{
+	std::error_code error;
+	llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_None);
+
+	if (error)
+		return -1;
+	llvm::WriteBitcodeToFile(*llvm::unwrap(mod), out, true);
+	out.close();
+	if (out.has_error()) {
+		out.clear_error();
+		return -1;
+	}
 	return 0;
 }
