@@ -31,6 +31,7 @@
 #include <new>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 extern "C" int ol_be_module_plan_text(LLVMModuleRef mod, char **text, size_t *size);
@@ -331,8 +332,9 @@ struct ol_be_use_order {
 		const llvm::Constant *via;    /* a constant using it, or null */
 	};
 	/* Per value, its uses in list order; empty with `unknown` set when a
-	 * user is of a kind the plan cannot place. */
-	llvm::DenseMap<const llvm::Value *, std::vector<Site>> sites;
+	 * user is of a kind the plan cannot place.  (A node map: the list a
+	 * caller walks stays put while a constant's own list is added.) */
+	std::unordered_map<const llvm::Value *, std::vector<Site>> sites;
 	llvm::DenseMap<const llvm::Value *, bool> unknown;
 	llvm::DenseMap<const llvm::BasicBlock *, unsigned> block_index;
 };
