@@ -143,7 +143,7 @@ int splitter_write_module(LLVMModuleRef mod, const struct ol_lto_request *req, u
 
 	LLVMSetModuleIdentifier(mod, name, sizeof(name) - 1);
 	LLVMSetSourceFileName(mod, name, sizeof(name) - 1);
-	/* Its use-list order goes with it, in its key too (clone_defining.cpp). */
+	/* Its use-list order goes with it, in its key too (use_order.cpp). */
 	if (ol_be_record_use_order(mod) < 0 ||
 	    ol_be_canonical_bitcode(mod, &key->data, &key->size) < 0)
 		return ol_be_fail(err, "out of memory");

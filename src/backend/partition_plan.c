@@ -105,7 +105,7 @@ int splitter_plan_begin(struct splitter *s, const struct ol_lto_request *req)
 		plan->annotated = calloc(s->nnodes + 1, 1);
 		plan->rank = malloc((s->nnodes + 1) * sizeof(*plan->rank));
 		plan->body_rank = malloc((s->nnodes + 1) * sizeof(*plan->body_rank));
-		plan->order = ol_be_use_order_new(node_of, (void *)s);
+		plan->order = ol_be_use_order_new(node_of, s);
 		plan->s = s;
 	}
 	if (plan && plan->rank && plan->body_rank)
@@ -248,5 +248,3 @@ int splitter_plan_partition(struct splitter *s, const struct ol_lto_request *req
 	ol_sha256_final(&h, digest);
 	return 0;
 }
-
-

@@ -75,7 +75,6 @@ struct ol_be_use_places {
 	}
 };
 
-
 namespace {
 
 const char list_name[] = "ol.use.order";
