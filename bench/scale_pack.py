@@ -4,6 +4,7 @@
   bench/scale_pack.py pack DIR [--steps 100,1000,3000] [--archs gfx942] [--kinds openmp]
   bench/scale_pack.py replay DIR [--lib-dir DIRS] [--variants partitioned,full] [--full-up-to 100]
                       [--machine "16-core machine"] [--results F] [--stats-dir D]
+  bench/scale_pack.py report RESULTS.json...
 
 pack (on the build machine, with clang) generates and compiles each step as
 scale.py does, then writes into DIR one tarball per step (its objects, the
@@ -20,7 +21,8 @@ writes the output (the other machine lacks this one's crt files and host
 libraries; GNU ld's share is measured by scale.py), so the comparable number
 is the device stage (--stats=json's "Link device images"), recorded beside
 the wall time, and the stats of each cold link go to --stats-dir, for
-bench/estimate_cores.py.  --lib-dir names where libLLVM and what it loads
+bench/estimate_cores.py.  report prints the replays' records of one or more
+machines as one Markdown table.  --lib-dir names where libLLVM and what it loads
 are found when the machine has none (a folder of those libraries).
 """
 import argparse
@@ -232,10 +234,25 @@ def replay(args):
     shutil.rmtree(work)
 
 
+def report(paths):
+    records = [r for p in paths for r in scale.load(p)]
+    print("| units | kind | variant | machine | cold | of which the device stage | CPU | peak memory "
+          "| relink, one kernel | relink, host only |")
+    print("|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
+    for r in sorted(records, key=lambda r: (scale.kind_of(r), r["units"],
+                                            scale.VARIANTS.index(r["variant"]), r["machine"])):
+        cold = "%.1f s" % r["cold_s"] if not r["why"] else "failed"
+        print("| %d | %s | %s | %s | %s | %.1f s | %.1f s | %.0f MiB | %s | %s |" % (
+            r["units"], scale.kind_of(r), r["variant"], r["machine"], cold, r["device_stage_s"],
+            r["cpu_s"], r["peak_mib"],
+            ("%.1f s" % r["relink_kernel_s"]) if "relink_kernel_s" in r else "",
+            ("%.1f s" % r["relink_host_s"]) if "relink_host_s" in r else ""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("command", choices=("pack", "replay"))
-    ap.add_argument("dir")
+    ap.add_argument("command", choices=("pack", "replay", "report"))
+    ap.add_argument("dir", nargs="+", help="the pack (pack, replay) or the results (report)")
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--work", default="/tmp/ol-bench-scale")
     ap.add_argument("--steps", default="100,1000,3000")
@@ -254,6 +271,11 @@ def main():
     args = ap.parse_args()
     args.archs = args.archs.split(",")
     args.variants = args.variants.split(",")
+    if args.command == "report":
+        return report(args.dir)
+    if len(args.dir) != 1:
+        ap.error("pack and replay take one folder")
+    args.dir = args.dir[0]
     if args.command == "pack":
         pack(args)
     else:

@@ -342,6 +342,11 @@ stage_hecbench() {
 				pack "$dest/$l/$prog" || return 1
 		done
 		[ -z "$ignore" ] || printf '%s\n' "$ignore" > "$dest/IGNORE_RE"
+		# Identical machine code makes any difference of their times noise.
+		python3 "$REPO/scripts/lib/same-device-code.py" "$dest"/full/"$prog"* \
+			"$dest"/partdef/"$prog"* "$dest"/upstream19/"$prog"* > "$dest/CODE" 2>&1
+		echo "    $prog: against full: $(sed -E 's|^.*/([a-z0-9]+)/[^/:]*: ([^(;]*).*|\1: \2|' "$dest/CODE" |
+			paste -sd, | sed 's/ *,/, /g; s/ *$//')"
 		linked=$((linked + 1))
 	done < "$HEC_LIST"
 	echo "  HeCBench: $tried tried, $compiled compiled, $linked linked three ways, $skipped skipped"
