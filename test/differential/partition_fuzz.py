@@ -1714,7 +1714,10 @@ def gpu_one(fuzzer, seed):
 
 # --- staging NVPTX programs for a GPU machine (scripts/gpu-check.sh run) -----------
 
-STAGE_LINKAGES = [("full", "full"), ("partdef", "partitioned")]
+# (linkage, offload-link's --device-lto=, or None for clang's own wrapper):
+# upstream's linkage tells a program that fails alike both ways on the GPU
+# from a fault of offload-link's own full LTO.
+STAGE_LINKAGES = [("full", "full"), ("partdef", "partitioned"), ("upstream19", None)]
 
 
 def stage_cc(tools, lang, arch):
@@ -1724,9 +1727,10 @@ def stage_cc(tools, lang, arch):
 
 
 def stage_one(fuzzer, seed, dest_root, arch):
-    """Seed's program for arch, linked for real with full LTO (full) and
-    --device-lto=partitioned (partdef) into dest_root/progs/fuzz-<seed>/<linkage>/
-    with RT (omp22) and EXPECTED (what the host-only build prints)."""
+    """Seed's program for arch, linked for real with full LTO (full),
+    --device-lto=partitioned (partdef) and clang's own wrapper (upstream19)
+    into dest_root/progs/fuzz-<seed>/<linkage>/ with RT (omp22) and EXPECTED
+    (what the host-only build prints), the executable stripped and xz-packed."""
     args, tools = fuzzer.args, fuzzer.tools
     prog = make_program(args, seed)
     directory = os.path.join(args.work, "stage-%d" % seed)
@@ -1754,9 +1758,9 @@ def stage_one(fuzzer, seed, dest_root, arch):
         cmd = stage_cc(tools, "cxx" if cxx else "c", arch) + \
             [u.obj for u in prog.units if not u.archived] + \
             (["libfz.a"] if any(u.archived for u in prog.units) else []) + \
-            ["-B", tools.wrapper_dir, "-Wl,--no-cache", "-L" + OMP_LIBDIR, "-o", os.path.join(dest, name)]
+            ["-L" + OMP_LIBDIR, "-o", os.path.join(dest, name)]
         if mode:
-            cmd.append("-Wl,--device-lto=" + mode)
+            cmd += ["-B", tools.wrapper_dir, "-Wl,--no-cache", "-Wl,--device-lto=" + mode]
         rc, out, err = run(cmd, directory, env, args.timeout)
         if rc != 0:
             return "seed %d: the %s link failed: %s" % (seed, linkage, one_line(err, 300))
@@ -1764,6 +1768,7 @@ def stage_one(fuzzer, seed, dest_root, arch):
             if "offload-link's splitter" in line:
                 return "seed %d: %s: %s" % (seed, linkage, one_line(line, 300))
         run(["strip", os.path.join(dest, name)], directory, env, args.timeout)
+        run(["xz", "-9e", "-T1", os.path.join(dest, name)], directory, env, args.timeout)
         with open(os.path.join(dest, "RT"), "w") as f:
             f.write("omp22\n")
         with open(os.path.join(dest, "EXPECTED"), "w") as f:
@@ -1862,7 +1867,8 @@ def main():
                     "memory, a global object's virtual calls, an alias, printf in kernels); on with "
                     "GPU targets; a seed's program without it is unchanged")
     ap.add_argument("--stage-gpu", metavar="DIR", help="with --target sm_XX: link each seed's program "
-                    "for real (full LTO and partitioned) into DIR/progs/fuzz-<seed>/{full,partdef} for "
+                    "for real (full LTO, partitioned, and clang's own wrapper) into "
+                    "DIR/progs/fuzz-<seed>/{full,partdef,upstream19} for "
                     "scripts/gpu-check.sh run, and stop")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
