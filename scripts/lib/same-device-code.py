@@ -3,12 +3,14 @@
 
   scripts/lib/same-device-code.py REFERENCE OTHER...
 
-Each argument is an executable (or its .xz) with the CUDA device images it
-embeds (ELF, e_machine EM_CUDA).  Prints one line per OTHER: "same code"
-when every code section (.text.*) of its images equals REFERENCE's byte for
-byte, else the sections that differ or are missing; then the data sections
-that differ (symbol tables and the like, which do not change what a kernel
-executes).  Exit status 1 when any code differs, 2 on unreadable input.
+Each argument is an executable (or its .xz) with the GPU images it embeds
+(ELF images for NVIDIA, e_machine EM_CUDA, or AMD, EM_AMDGPU), the n-th
+image of one compared with the n-th of the other.  Prints one line per
+OTHER: "same code" when every code section (.text and .text.*) of its images
+equals REFERENCE's byte for byte, else the sections that differ or are
+missing; then the data sections that differ (symbol tables and the like,
+which do not change what a kernel executes).  Exit status 1 when any code
+differs, 2 on unreadable input.
 """
 import hashlib
 import lzma
@@ -16,7 +18,7 @@ import re
 import struct
 import sys
 
-EM_CUDA = 190
+GPU_MACHINES = (190, 224)     # EM_CUDA, EM_AMDGPU
 SHT_NOBITS = 8
 
 
@@ -30,7 +32,7 @@ def device_images(path):
         at = data.find(b"\x7fELF\x02\x01", at + 1)
         if at < 0:
             return
-        if struct.unpack_from("<H", data, at + 18)[0] != EM_CUDA:
+        if struct.unpack_from("<H", data, at + 18)[0] not in GPU_MACHINES:
             continue
         shoff = struct.unpack_from("<Q", data, at + 0x28)[0]
         shentsize, shnum = struct.unpack_from("<HH", data, at + 0x3A)
@@ -51,11 +53,18 @@ def sections(image):
     return out
 
 
+def is_code(key):
+    name = key.split(":", 1)[1]
+    return name == ".text" or name.startswith(".text.")
+
+
 def all_sections(path):
     out = {}
     for n, image in enumerate(device_images(path)):
         for name, digest in sections(image).items():
             out["%d:%s" % (n, name)] = digest
+    if not out:
+        raise ValueError("%s embeds no NVIDIA or AMD GPU image" % path)
     return out
 
 
@@ -68,10 +77,10 @@ def main():
     except (OSError, lzma.LZMAError, struct.error, ValueError) as e:
         print("same-device-code.py: %s" % e, file=sys.stderr)
         return 2
-    code = sorted(k for k in ref if k.split(":", 1)[1].startswith(".text."))
+    code = sorted(k for k in ref if is_code(k))
     status = 0
     for path, other in others:
-        other_code = {k for k in other if k.split(":", 1)[1].startswith(".text.")}
+        other_code = {k for k in other if is_code(k)}
         differ = [k for k in sorted(set(code) | other_code) if ref.get(k) != other.get(k)]
         data = [k for k in sorted(set(ref) | set(other))
                 if k not in code and k not in other_code and ref.get(k) != other.get(k)]
