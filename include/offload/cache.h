@@ -24,7 +24,7 @@
  *
  * Threads: lookups, stores and the identity table may be used from any
  * thread (one lock); a group's lookup happens on the main thread before the
- * jobs start, a partition's inside its job (device/partitioned_lto.c).
+ * jobs start, a partition's inside its job (device/partition_products.c).
  */
 #ifndef OFFLOAD_CACHE_H
 #define OFFLOAD_CACHE_H

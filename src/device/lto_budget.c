@@ -2,7 +2,7 @@
  * lto_budget: an in-process LTO step within the link's memory budget
  * (include/offload/memory_budget.h): its estimate taken before it starts,
  * given back when it ends.  Used by the whole-group LTO (device_lto.c) and
- * the partitions' (partitioned_lto.c).
+ * the partitions' (partition_products.c).
  */
 #include "target_impl.h"
 #include "offload/memory_budget.h"

@@ -1,7 +1,7 @@
 /*
  * lto_job: a partition's job, written by one machine and run on another
  * (include/offload/lto_job.h, docs/design/distributed-lto.md).  The run is
- * partitioned_lto.c's build of one partition, step for step: the same
+ * partition_products.c's build of one partition, step for step: the same
  * request to the same backend, the same assembler spec, so that its
  * outputs are the bytes an in-process build makes.  Its command line is
  * lto_job_args.c's.
@@ -121,7 +121,7 @@ int ol_lto_job_run(const struct ol_lto_job *job)
 			goto out;
 		}
 
-	/* partitioned_lto.c's build_partition: the same request. */
+	/* partition_products.c's build_partition: the same request. */
 	module = input;
 	memset(&req, 0, sizeof(req));
 	req.triple = job->triple;

@@ -303,7 +303,7 @@ static const char *assemble_one(const struct ol_group *g, const struct ol_link_c
 	return cubin;
 }
 
-/* A partition's PTX (partitioned_lto.c). */
+/* A partition's PTX (partition_products.c). */
 static const char *assemble_partition(const struct ol_group *g, const struct ol_link_context *ctx,
 				      const char *ptx)
 {
