@@ -117,6 +117,8 @@ def pack_step(args, kind, units, dest):
             obj = compile_cmd[compile_cmd.index("-o") + 1]
             with open(source) as f:
                 text = f.read()
+            if sub == "edit-kernel" and old not in text:
+                sys.exit("scale_pack.py: %s has no %r to edit" % (source, old))
             edited = text.replace(old, new, 1) if sub == "edit-kernel" else \
                 text + "\nint ol_scale_host_edit = 1;\n"
             saved = obj + ".saved"
