@@ -3,7 +3,7 @@
 from the times one link measured (offload-link --stats=json), beside
 upstream's, whose device stage is one LTO job per architecture.
 
-  bench/estimate_cores.py FULL.json PARTITIONED.json [--cores 2,16,64]
+  bench/estimate_cores.py FULL.json PARTITIONED.json [--cores 2,16,64] [--slower 1.0]
 
 FULL.json and PARTITIONED.json: the --stats=json lines of the same link with
 full LTO and with --device-lto=partitioned, both cold (no cache).  The
@@ -22,6 +22,9 @@ machines here have 2 cores; the estimate replays the measured jobs on N:
 
 The partitions' times were measured with the other core busy, so the
 estimate is of the work, not of memory bandwidth or turbo on a big machine.
+--slower F scales every measured time by F, for a machine whose core does
+the same work F times slower (one full-LTO link of one image, timed on
+both, gives F; a 16-core machine here took 1.6-2.2x this one's time).
 """
 
 import argparse
@@ -88,13 +91,13 @@ def partitioned_jobs(stats):
     return jobs
 
 
-def estimate(full, partitioned, cores_list):
+def estimate(full, partitioned, cores_list, slower=1.0):
     rows = []
-    part_jobs = partitioned_jobs(partitioned)
-    full_jobs = {i["image"]: (i["wall_ms"], []) for i in full.get("device_images", [])}
+    part_jobs = {n: (ms * slower, deps) for n, (ms, deps) in partitioned_jobs(partitioned).items()}
+    full_jobs = {i["image"]: (i["wall_ms"] * slower, []) for i in full.get("device_images", [])}
     for cores in cores_list:
-        part_ms = around_device_ms(partitioned) + schedule(part_jobs, cores)
-        up_ms = around_device_ms(full) + schedule(full_jobs, cores)
+        part_ms = around_device_ms(partitioned) * slower + schedule(part_jobs, cores)
+        up_ms = around_device_ms(full) * slower + schedule(full_jobs, cores)
         rows.append((cores, up_ms, part_ms))
     return rows
 
@@ -116,12 +119,14 @@ def main():
     ap.add_argument("full")
     ap.add_argument("partitioned")
     ap.add_argument("--cores", default="2,16,64")
+    ap.add_argument("--slower", type=float, default=1.0,
+                    help="how many times slower a core of the estimated machine does the same work")
     args = ap.parse_args()
     with open(args.full) as f:
         full = json.loads(f.read().strip().splitlines()[-1])
     with open(args.partitioned) as f:
         part = json.loads(f.read().strip().splitlines()[-1])
-    report(estimate(full, part, [int(c) for c in args.cores.split(",")]))
+    report(estimate(full, part, [int(c) for c in args.cores.split(",")], args.slower))
 
 
 if __name__ == "__main__":
