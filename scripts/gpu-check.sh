@@ -77,9 +77,10 @@
 # after another (each program's linkages one after the other, so that a drift
 # of the GPU's clocks touches them alike, and in an order rotated each round:
 # the first of a program's runs can be faster or slower than the next), and
-# the table takes each kernel's best time.  No program starts once BUDGET seconds (--budget, or
-# $BUDGET; default 240) have passed since the run began: those are listed as
-# skipped (HeCBench's programs run last; a round cut short is said so).  Results: stdout and DIR/results/
+# the table takes each kernel's best time.  No program starts once BUDGET
+# seconds (--budget, or $BUDGET; default 240) have passed since the run
+# began: those are listed as skipped (HeCBench's programs run last; a round
+# cut short is said so).  Results: stdout and DIR/results/
 # (each run's output and its normalized lines; the table in timing.md).  The
 # exit status is 0 when every program ran and passed (the times do not count).
 set -u
