@@ -204,6 +204,10 @@ char *ol_be_take_message(char *llvm_message);
 LLVMModuleRef ol_be_link_request(const struct ol_lto_request *req, struct ol_be_diag *diag,
 				 struct ol_buffer *remarks, char **err);
 void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag);
+/* The same, but the module and its context stay until the process ends
+ * (held from here, so a leak checker sees them as reachable): freeing a
+ * big module walks it object by object, work that exit does for free. */
+void ol_be_link_request_keep(LLVMModuleRef mod, struct ol_be_diag *diag);
 /* What follows the link of a whole program: internalize what no other
  * input sees (req->preserve), and the AMDGPU kernel calling convention. */
 int ol_be_close_module(LLVMModuleRef mod, const struct ol_lto_request *req, char **err);

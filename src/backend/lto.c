@@ -7,6 +7,7 @@
  * Everything lives in one LLVMContext created for this call, so two device
  * links can run on two threads.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -652,6 +653,30 @@ void ol_be_link_request_end(LLVMModuleRef mod, struct ol_be_diag *diag)
 	LLVMDisposeModule(mod);
 	ol_be_msg_release(&diag->errors);
 	LLVMContextDispose(ctx);
+}
+
+static struct kept_module {
+	LLVMModuleRef mod;
+	struct kept_module *next;
+} *kept_modules;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ol_be_link_request_keep(LLVMModuleRef mod, struct ol_be_diag *diag)
+{
+	struct kept_module *k = malloc(sizeof(*k));
+
+	if (!k) {
+		ol_be_link_request_end(mod, diag);
+		return;
+	}
+	/* diag lives on the caller's stack: nothing may report to it now. */
+	LLVMContextSetDiagnosticHandler(LLVMGetModuleContext(mod), NULL, NULL);
+	ol_be_msg_release(&diag->errors);
+	k->mod = mod;
+	pthread_mutex_lock(&kept_lock);
+	k->next = kept_modules;
+	kept_modules = k;
+	pthread_mutex_unlock(&kept_lock);
 }
 
 /* A partition split() made is checked here, before it is optimized, and

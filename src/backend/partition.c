@@ -110,6 +110,22 @@ static size_t past_depth(const struct splitter *s)
 	return n;
 }
 
+/* Whether what is left to build is small beside the inputs (a relink after
+ * an edit): the memory of the merged module is then not wanted back, and
+ * freeing it, a walk over every object of the whole program (0.3 s of a
+ * 3000-unit relink), is left to the process's exit. */
+static int little_left_to_build(const struct ol_lto_request *req, const struct ol_buffer *parts,
+				unsigned npartitions)
+{
+	size_t inputs = 0, left = 0;
+
+	for (size_t i = 0; i < req->nmodules; i++)
+		inputs += req->sizes[i];
+	for (unsigned p = 0; p < npartitions; p++)
+		left += parts[p].size;
+	return npartitions > 1 && left <= inputs / 8;
+}
+
 static void release_partitions(struct ol_buffer *parts, struct ol_buffer *keys, size_t n)
 {
 	for (size_t p = 0; p < n; p++) {
@@ -249,6 +265,9 @@ int ol_be_split(const struct ol_lto_request *req, struct ol_buffer *parts,
 	if (s.places)
 		ol_be_use_places_free(s.places);
 	ol_hashtab_release(&s.map);
-	ol_be_link_request_end(s.mod, &diag);
+	if (rc == 0 && little_left_to_build(req, parts, s.npartitions))
+		ol_be_link_request_keep(s.mod, &diag);
+	else
+		ol_be_link_request_end(s.mod, &diag);
 	return rc;
 }
