@@ -36,6 +36,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import estimate_cores  # noqa: E402
 import run  # noqa: E402
 import scale  # noqa: E402
 
@@ -157,14 +158,12 @@ def pack(args):
             pack_step(args, kind, units, args.dir)
 
 
-def device_stage_ms(stats_text):
+def read_stats(stats_text):
+    """The --stats=json line of a link's messages, or None."""
     for line in reversed(stats_text.splitlines()):
         if line.startswith("{"):
-            stats = json.loads(line)
-            for stage in stats["stages"]:
-                if stage["name"].startswith("Link device"):
-                    return stats, stage["wall_ms"]
-    return None, None
+            return json.loads(line)
+    return None
 
 
 def cuda_path():
@@ -208,7 +207,8 @@ def replay(args):
             wall, cpu, rss, why = scale.measure(cmd, stepdir, args.timeout)
             with open(os.path.join(stepdir, "link.err"), errors="replace") as f:
                 stats_text = f.read()
-            stats, device_ms = device_stage_ms(stats_text)
+            stats = read_stats(stats_text)
+            device_ms = estimate_cores.device_stage_ms(stats) if stats else 0
             if args.stats_dir and stats:
                 with open(os.path.join(args.stats_dir, "%s.%s.json" % (name, variant)), "w") as f:
                     f.write(json.dumps(stats) + "\n")

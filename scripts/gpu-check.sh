@@ -654,8 +654,7 @@ run() {
 		work=$rtroot/work/$rel
 		mkdir -p "$work"
 		out=$results/$rel/output
-		(cd "$work" && OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=$lp \
-			timeout -k 5 "${limit:-120}" "$exe" "${args[@]}" > "$out" 2>&1 < /dev/null) 2> /dev/null
+		run_program "$out"
 		rc=$?
 		echo "$rc" > "$results/$rel/status"
 		timelines < "$out" > "$results/$rel/lines"
@@ -710,8 +709,7 @@ run() {
 			fi
 			eval "${again[$rel]}"
 			out=$results/$rel/output.$round
-			(cd "$work" && OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=$lp \
-				timeout -k 5 "${limit:-120}" "$exe" "${args[@]}" > "$out" 2>&1 < /dev/null) 2> /dev/null
+			run_program "$out"
 			rc=$?
 			if [ $rc = 0 ]; then
 				timelines < "$out" > "$results/$rel/lines.$round"
@@ -751,6 +749,13 @@ run() {
 	fi
 	echo "# $passed passed, $failed failed, ${#skipped[@]} skipped; $((SECONDS - began))s; outputs in $results"
 	[ $failed = 0 ] && [ ${#skipped[@]} = 0 ]
+}
+
+# run_program <output>: one run of a staged linkage, as run() set it up
+# (its work, lp, limit, exe and args), its output into <output>; its status.
+run_program() {
+	(cd "$work" && OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=$lp \
+		timeout -k 5 "${limit:-120}" "$exe" "${args[@]}" > "$1" 2>&1 < /dev/null) 2> /dev/null
 }
 
 # comparable <lines> <ignore-file>: the lines two linkages must share.
